@@ -1,0 +1,92 @@
+// The GraphQL half of POST /api/graphql: request parameters in, DataHub's response envelope out.
+// Pure of HTTP: no sockets, headers or status codes; the HTTP listener wraps it.
+
+import { execute, GraphQLError, parse, validate, type GraphQLSchema } from 'graphql';
+
+import { MinihubError } from '../errors.ts';
+import { rootValue } from '../resolvers/root.ts';
+import type { RequestContext } from '../resolvers/context.ts';
+import { isJsonObject, type JsonObject } from '../store/json.ts';
+import { DocumentCache } from './document-cache.ts';
+import { formatError, type ErrorEntry, type ErrorPhase } from './format-error.ts';
+import { minihubSchema } from './schema.ts';
+
+export interface GraphQLParams {
+  query: string;
+  variables: JsonObject | null;
+  operationName: string | null;
+}
+
+/** DataHub's envelope, keys in its order: errors first, then data, then an empty extensions. */
+export interface GraphQLResponse {
+  errors?: ErrorEntry[];
+  data: unknown;
+  extensions: Record<string, never>;
+}
+
+const DOCUMENT_CACHE_SIZE = 1000;
+
+/** Reads {query, variables?, operationName?} from a parsed JSON body; throws BAD_REQUEST naming the problem. */
+export function readGraphQLParams(body: unknown): GraphQLParams {
+  if (!isJsonObject(body)) throw new MinihubError('BAD_REQUEST', 'the JSON body must be an object like {"query": "...", "variables": {}}');
+  const { query, variables, operationName } = body;
+  if (query === undefined) throw new MinihubError('BAD_REQUEST', 'the JSON body has no "query"; expected a GraphQL document string');
+  if (typeof query !== 'string') throw new MinihubError('BAD_REQUEST', `"query" must be a string holding a GraphQL document, not ${describe(query)}`);
+  if (variables !== undefined && variables !== null && !isJsonObject(variables)) {
+    throw new MinihubError('BAD_REQUEST', `"variables" must be an object or null, not ${describe(variables)}`);
+  }
+  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') {
+    throw new MinihubError('BAD_REQUEST', `"operationName" must be a string or null, not ${describe(operationName)}`);
+  }
+  return { query, variables: variables ?? null, operationName: operationName ?? null };
+}
+
+export class GraphQLExecutor {
+  readonly #schema: GraphQLSchema = minihubSchema();
+  readonly #cache = new DocumentCache(DOCUMENT_CACHE_SIZE);
+  readonly #logUnexpected: (error: unknown) => void;
+
+  constructor(logUnexpected: (error: unknown) => void) {
+    this.#logUnexpected = logUnexpected;
+  }
+
+  async run(params: GraphQLParams, context: RequestContext): Promise<GraphQLResponse> {
+    let document = this.#cache.get(params.query);
+    if (document === undefined) {
+      try {
+        document = parse(params.query);
+      } catch (error) {
+        if (error instanceof GraphQLError) return this.#failure([error], 'syntax');
+        throw error;
+      }
+      const errors = validate(this.#schema, document);
+      if (errors.length > 0) return this.#failure(errors, 'validation');
+      this.#cache.set(params.query, document);
+    }
+    const result = await execute({
+      schema: this.#schema,
+      document,
+      rootValue,
+      contextValue: context,
+      variableValues: params.variables,
+      operationName: params.operationName,
+    });
+    // Without data, execution stopped before running: bad variables or an unknown operation name.
+    if (!('data' in result)) return this.#failure(result.errors ?? [], 'validation');
+    const response: GraphQLResponse = { data: result.data, extensions: {} };
+    if (result.errors !== undefined) {
+      return { errors: result.errors.map((error) => formatError(error, 'execution', this.#logUnexpected)), ...response };
+    }
+    return response;
+  }
+
+  #failure(errors: readonly GraphQLError[], phase: ErrorPhase): GraphQLResponse {
+    return { errors: errors.map((error) => formatError(error, phase, this.#logUnexpected)), data: null, extensions: {} };
+  }
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}

@@ -1,0 +1,36 @@
+// Builds the executable schema from schema.graphql once per process and gives `Long` its coercion.
+// Resolvers are not attached here: they come as graphql-js root values (see resolvers/root.ts).
+
+import { readFileSync } from 'node:fs';
+
+import { buildSchema, GraphQLError, GraphQLScalarType, Kind, type GraphQLSchema, type ValueNode } from 'graphql';
+
+let schema: GraphQLSchema | undefined;
+
+export function minihubSchema(): GraphQLSchema {
+  schema ??= build();
+  return schema;
+}
+
+function build(): GraphQLSchema {
+  const built = buildSchema(readFileSync(new URL('./schema.graphql', import.meta.url), 'utf8'));
+  const long = built.getType('Long');
+  if (!(long instanceof GraphQLScalarType)) throw new Error('schema.graphql must declare scalar Long');
+  // buildSchema leaves custom scalars as pass-through; Long must accept ints, numbers and numeric
+  // strings (graphql-java's extended scalar) and always answer a JSON number.
+  long.serialize = toLong;
+  long.parseValue = toLong;
+  long.parseLiteral = (node: ValueNode) => {
+    if (node.kind === Kind.INT || node.kind === Kind.STRING) return toLong(node.value);
+    throw new GraphQLError(`Long cannot represent a ${node.kind} literal; expected an integer`, { nodes: node });
+  };
+  return built;
+}
+
+function toLong(value: unknown): number {
+  const number = typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+  if (typeof number !== 'number' || !Number.isSafeInteger(number)) {
+    throw new GraphQLError(`Long cannot represent ${JSON.stringify(value)}; expected an integer`);
+  }
+  return number;
+}

@@ -1,0 +1,114 @@
+// The node:http request listener: a small route table, the transport checks of POST /api/graphql
+// (method, token, content type, size, JSON) and JSON answers. GraphQL itself lives in graphql/.
+
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+
+import type { TokenService } from '../auth/tokens.ts';
+import { ROOT_USER } from '../auth/tokens.ts';
+import { MinihubError } from '../errors.ts';
+import { GraphQLExecutor, readGraphQLParams } from '../graphql/execute-request.ts';
+import type { Store } from '../store/store.ts';
+import { readBody } from './body.ts';
+import { HttpError, sendHttpError, sendJson } from './reply.ts';
+
+export interface ListenerOptions {
+  store: Store;
+  /** Checks bearer tokens; null turns authentication off and every request acts as `datahub`. */
+  tokens: TokenService | null;
+  maxBodyBytes: number;
+  version: string;
+  /** One line per answered request. */
+  logRequest?: (line: string) => void;
+  /** Unexpected failures, with detail that must not reach the client. */
+  logError: (error: unknown) => void;
+}
+
+const ENDPOINTS = ['POST /api/graphql', 'GET /health', 'GET /config'];
+
+export function createRequestListener(options: ListenerOptions): RequestListener {
+  const { store, tokens, maxBodyBytes, version, logRequest, logError } = options;
+  const executor = new GraphQLExecutor(logError);
+
+  async function graphql(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== 'POST') {
+      throw new HttpError(405, `${req.method} is not supported on /api/graphql; send a POST with a JSON body`, { Allow: 'POST' });
+    }
+    const actor = authenticate(tokens, req.headers.authorization);
+    const contentType = req.headers['content-type'] ?? '';
+    if (!/^application\/json\s*(;|$)/i.test(contentType)) {
+      throw new HttpError(415, `Content-Type ${contentType === '' ? 'is missing' : `"${contentType}" is not supported`}; expected application/json`);
+    }
+    const bytes = await readBody(req, maxBodyBytes);
+    let body: unknown;
+    try {
+      body = JSON.parse(bytes.toString('utf8'));
+    } catch (error) {
+      throw new HttpError(400, `the body is not valid JSON: ${(error as Error).message}`);
+    }
+    let params;
+    try {
+      params = readGraphQLParams(body);
+    } catch (error) {
+      if (error instanceof MinihubError) throw new HttpError(400, error.message);
+      throw error;
+    }
+    sendJson(res, 200, await executor.run(params, { store, actor }));
+  }
+
+  function route(req: IncomingMessage, res: ServerResponse): Promise<void> | void {
+    const path = (req.url ?? '/').split('?')[0];
+    switch (path) {
+      case '/api/graphql':
+        return graphql(req, res);
+      case '/health':
+        return getOnly(req, res, { status: 'ok' });
+      case '/config':
+        // DataHub's Python emitter refuses a server whose /config lacks noCode: "true".
+        return getOnly(req, res, { noCode: 'true', minihub: true, versions: { minihub: { version } } });
+      default:
+        throw new HttpError(404, `no route for ${req.method} ${path}; minihub serves ${ENDPOINTS.join(', ')}`, {}, { endpoints: ENDPOINTS });
+    }
+  }
+
+  return (req, res) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      logRequest?.(`${req.method} ${req.url} ${res.statusCode} ${ms.toFixed(1)}ms`);
+    });
+    Promise.resolve()
+      .then(() => route(req, res))
+      .catch((error: unknown) => {
+        if (res.headersSent) {
+          logError(error);
+          res.destroy();
+          return;
+        }
+        if (error instanceof HttpError) {
+          sendHttpError(res, error);
+          return;
+        }
+        logError(error);
+        sendHttpError(res, new HttpError(500, 'An unknown error occurred.'));
+      });
+  };
+}
+
+function authenticate(tokens: TokenService | null, header: string | undefined): string {
+  if (tokens === null) return ROOT_USER;
+  try {
+    return tokens.authenticate(header);
+  } catch (error) {
+    if (error instanceof MinihubError && error.code === 'UNAUTHENTICATED') {
+      throw new HttpError(401, error.message, { 'WWW-Authenticate': 'Bearer realm="minihub"' }, { code: 401, type: 'UNAUTHENTICATED' });
+    }
+    throw error;
+  }
+}
+
+function getOnly(req: IncomingMessage, res: ServerResponse, body: unknown): void {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    throw new HttpError(405, `${req.method} is not supported here; use GET`, { Allow: 'GET, HEAD' });
+  }
+  sendJson(res, 200, body);
+}

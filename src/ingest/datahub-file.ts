@@ -1,0 +1,278 @@
+// Parses the text of a DataHub `file` source file (MCEs with snapshots and MCPs) into aspect upserts.
+// Pure: no file I/O and no output; bad records are returned as rejections, only an unreadable file throws.
+
+import { badRequest, MinihubError } from '../errors.ts';
+import { isJsonObject } from '../store/json.ts';
+import type { JsonObject, JsonValue } from '../store/json.ts';
+import { parseUrn } from '../urn.ts';
+import { aspectNameOf, normaliseTypeName } from './aspect-names.ts';
+
+/** One aspect to upsert, its value in Pegasus JSON form (the form MCPs use). */
+export interface IngestedAspect {
+  urn: string;
+  entityType: string;
+  aspect: string;
+  value: JsonValue;
+}
+
+/** A record that was skipped. `record` is 1-based: the array index + 1, or the line number for JSON lines. */
+export interface RejectedRecord {
+  record: number;
+  reason: string;
+}
+
+export interface ParsedFile {
+  /** How many records the file holds, rejected ones included. */
+  records: number;
+  /** In file order; a later upsert of the same aspect wins. */
+  aspects: IngestedAspect[];
+  rejected: RejectedRecord[];
+}
+
+const EXPECTED_FILE = 'expected a JSON array of records, one JSON object, or JSON lines (one record per line)';
+const EXPECTED_RECORD =
+  'expected a MetadataChangeEvent ({"proposedSnapshot": …}) or a MetadataChangeProposal ' +
+  '({"entityUrn", "aspectName", "aspect": {"value" | "json"}})';
+
+// The type names Avro's JSON encoding uses to tag a union branch holding a plain value.
+// Each is paired with a check of the value, so a record that merely has one field named "map" is left alone.
+const AVRO_PRIMITIVES = new Map<string, (value: JsonValue) => boolean>([
+  ['string', (v) => typeof v === 'string'],
+  ['bytes', (v) => typeof v === 'string'],
+  ['int', (v) => typeof v === 'number'],
+  ['long', (v) => typeof v === 'number'],
+  ['float', (v) => typeof v === 'number'],
+  ['double', (v) => typeof v === 'number'],
+  ['boolean', (v) => typeof v === 'boolean'],
+  ['array', (v) => Array.isArray(v)],
+  ['map', (v) => isJsonObject(v)],
+]);
+
+// Maps whose keys are user data: a property called "string" must not be mistaken for a union tag.
+const USER_KEYED_MAPS = new Set(['customProperties']);
+
+/**
+ * Parses a DataHub file. `source` names the file in messages. Throws BAD_REQUEST only when the text is not
+ * JSON, a JSON array, or JSON lines at all; a bad record is reported in `rejected` and the rest are kept.
+ */
+export function parseDataHubFile(text: string, source: string): ParsedFile {
+  const result: ParsedFile = { records: 0, aspects: [], rejected: [] };
+  for (const { record, value, error } of readRecords(text, source)) {
+    result.records++;
+    if (error !== undefined) {
+      result.rejected.push({ record, reason: error });
+      continue;
+    }
+    try {
+      result.aspects.push(...recordAspects(value));
+    } catch (err) {
+      // Only expected failures become rejections; a bug in this module should still surface as one.
+      if (!(err instanceof MinihubError)) throw err;
+      result.rejected.push({ record, reason: err.message });
+    }
+  }
+  return result;
+}
+
+interface RawRecord {
+  record: number;
+  value: JsonValue;
+  error?: string;
+}
+
+function readRecords(text: string, source: string): RawRecord[] {
+  // Editors on Windows like to prepend a byte-order mark, which JSON.parse refuses.
+  const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  const first = body.trimStart()[0];
+  if (first !== '[' && first !== '{') {
+    const found = first === undefined ? 'the file is empty' : `it starts with ${JSON.stringify(first)}`;
+    throw badRequest(`Cannot read ${source}: ${found}; ${EXPECTED_FILE}`);
+  }
+
+  let whole: JsonValue;
+  try {
+    whole = JSON.parse(body) as JsonValue;
+  } catch (err) {
+    return readJsonLines(body, source, errorText(err));
+  }
+  if (Array.isArray(whole)) return whole.map((value, i) => ({ record: i + 1, value }));
+  return [{ record: 1, value: whole }];
+}
+
+function readJsonLines(body: string, source: string, wholeError: string): RawRecord[] {
+  const records: RawRecord[] = [];
+  const lines = body.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]?.trim() ?? '';
+    if (line === '') continue;
+    try {
+      records.push({ record: i + 1, value: JSON.parse(line) as JsonValue });
+    } catch (err) {
+      // A first line that is not JSON means this is a broken JSON document, not JSON lines.
+      if (records.length === 0) {
+        throw badRequest(`Cannot read ${source}: it is not valid JSON (${wholeError}) nor JSON lines; ${EXPECTED_FILE}`);
+      }
+      records.push({
+        record: i + 1,
+        value: null,
+        error: `${source}:${i + 1}: not valid JSON (${errorText(err)}); expected one JSON record per line`,
+      });
+    }
+  }
+  return records;
+}
+
+function recordAspects(record: JsonValue): IngestedAspect[] {
+  if (!isJsonObject(record)) {
+    throw badRequest(`the record is ${describe(record)}; ${EXPECTED_RECORD}`);
+  }
+  if ('proposedSnapshot' in record) return mceAspects(record.proposedSnapshot ?? null);
+  if ('aspect' in record || 'aspectName' in record) return [mcpAspect(record)];
+  if ('bucket' in record) {
+    throw badRequest('usage records (with "bucket") are not supported; expected MetadataChangeEvents or MetadataChangeProposals');
+  }
+  const keys = Object.keys(record);
+  const found = keys.length === 0 ? 'an empty object' : `an object with keys ${keys.slice(0, 8).join(', ')}`;
+  throw badRequest(`the record is ${found}; ${EXPECTED_RECORD}`);
+}
+
+function mceAspects(snapshotUnion: JsonValue): IngestedAspect[] {
+  const expected = 'expected {"com.linkedin.pegasus2avro.metadata.snapshot.<Entity>Snapshot": {"urn", "aspects": [...]}}';
+  const entries = isJsonObject(snapshotUnion) ? Object.entries(snapshotUnion) : [];
+  const [entry] = entries;
+  if (entries.length !== 1 || entry === undefined || !isJsonObject(entry[1])) {
+    throw badRequest(`proposedSnapshot is ${describe(snapshotUnion)}; ${expected}`);
+  }
+  const [snapshotType, snapshot] = entry as [string, JsonObject];
+  const { urn, aspects } = snapshot;
+  if (typeof urn !== 'string') {
+    throw badRequest(`the ${shortName(snapshotType)} has no string "urn"; ${expected}`);
+  }
+  const { entityType } = parseUrn(urn);
+  const snapshotEntity = shortName(snapshotType).replace(/Snapshot$/, '');
+  // DataHub refuses a snapshot whose type disagrees with its URN; names differ only in case (CorpUser/corpuser).
+  if (snapshotEntity.toLowerCase() !== entityType.toLowerCase()) {
+    throw badRequest(`${urn}: a ${shortName(snapshotType)} cannot hold a "${entityType}" urn; expected a ${entityType} snapshot`);
+  }
+  if (!Array.isArray(aspects)) {
+    throw badRequest(`${urn}: "aspects" is ${describe(aspects ?? null)}; expected an array of {"<aspect type>": {...}}`);
+  }
+
+  return aspects.map((item, i) => {
+    const pairs = isJsonObject(item) ? Object.entries(item) : [];
+    const [pair] = pairs;
+    if (pairs.length !== 1 || pair === undefined || !isJsonObject(pair[1])) {
+      throw badRequest(
+        `${urn}: aspect ${i + 1} is ${describe(item)}; expected {"com.linkedin.pegasus2avro.<pkg>.<AspectType>": {...}}`,
+      );
+    }
+    const aspect = aspectNameOf(pair[0]);
+    if (aspect === undefined) {
+      throw badRequest(
+        `${urn}: aspect ${i + 1} has type "${pair[0]}"; expected a fully qualified type such as ` +
+          '"com.linkedin.pegasus2avro.dataset.DatasetProperties"',
+      );
+    }
+    return { urn, entityType, aspect, value: fromAvro(pair[1]) };
+  });
+}
+
+function mcpAspect(record: JsonObject): IngestedAspect {
+  const { entityUrn, entityType: declared, changeType, aspectName, aspect } = record;
+  if (changeType !== undefined && changeType !== null && changeType !== 'UPSERT') {
+    throw badRequest(`changeType ${JSON.stringify(changeType)} is not supported; expected "UPSERT"`);
+  }
+  if (typeof entityUrn !== 'string') {
+    throw badRequest(`the proposal's "entityUrn" is ${describe(entityUrn ?? null)}; expected a urn string`);
+  }
+  const { entityType } = parseUrn(entityUrn);
+  if (declared !== undefined && declared !== null && declared !== entityType) {
+    throw badRequest(`${entityUrn}: entityType ${JSON.stringify(declared)} does not match the urn; expected "${entityType}"`);
+  }
+  if (typeof aspectName !== 'string' || aspectName === '') {
+    throw badRequest(`${entityUrn}: "aspectName" is ${describe(aspectName ?? null)}; expected an aspect name such as "datasetProperties"`);
+  }
+  const where = `${entityUrn} ${aspectName}`;
+  if (!isJsonObject(aspect)) {
+    throw badRequest(`${where}: "aspect" is ${describe(aspect ?? null)}; expected {"value": "<JSON string>"} or {"json": {...}}`);
+  }
+
+  let value: JsonValue;
+  if (aspect.json !== undefined) {
+    value = aspect.json;
+  } else if (typeof aspect.value === 'string') {
+    const { contentType } = aspect;
+    if (contentType !== undefined && contentType !== null && contentType !== 'application/json') {
+      throw badRequest(`${where}: contentType ${JSON.stringify(contentType)} is not supported; expected "application/json"`);
+    }
+    try {
+      value = JSON.parse(aspect.value) as JsonValue;
+    } catch (err) {
+      throw badRequest(`${where}: aspect.value is not valid JSON (${errorText(err)}); expected a JSON object in a string`);
+    }
+  } else {
+    throw badRequest(`${where}: "aspect" has neither a "value" string nor a "json" object; expected {"value": "<JSON string>"} or {"json": {...}}`);
+  }
+  if (!isJsonObject(value)) {
+    throw badRequest(`${where}: the aspect is ${describe(value)}; expected a JSON object`);
+  }
+  return { urn: entityUrn, entityType, aspect: aspectName, value: normaliseKeys(value) };
+}
+
+/**
+ * Turns Avro JSON into Pegasus JSON: `{"string": "x"}` becomes "x", and record-union keys move from
+ * `com.linkedin.pegasus2avro.` to `com.linkedin.`. Nulls stay, so an explicit "no value" survives.
+ */
+function fromAvro(value: JsonValue): JsonValue {
+  if (Array.isArray(value)) return value.map(fromAvro);
+  if (!isJsonObject(value)) return value;
+  const entries = Object.entries(value);
+  const [only] = entries;
+  if (entries.length === 1 && only !== undefined && AVRO_PRIMITIVES.get(only[0])?.(only[1]) === true) {
+    return fromAvro(only[1]);
+  }
+  // fromEntries, not assignment, so a "__proto__" key in the data stays an ordinary key.
+  return Object.fromEntries(
+    entries.map(([key, v]) => [normaliseTypeName(key), USER_KEYED_MAPS.has(key) ? userMap(v, true) : fromAvro(v)]),
+  ) as JsonObject;
+}
+
+// MCP payloads are Pegasus JSON already; only Avro-style type names need rewriting.
+function normaliseKeys(value: JsonValue): JsonValue {
+  if (Array.isArray(value)) return value.map(normaliseKeys);
+  if (!isJsonObject(value)) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, v]) => [normaliseTypeName(key), USER_KEYED_MAPS.has(key) ? userMap(v, false) : normaliseKeys(v)]),
+  ) as JsonObject;
+}
+
+/**
+ * A user-keyed map is copied as it is. In Avro form an optional map may arrive as {"map": {...}}; that
+ * can only be the union tag, because the map's own values are strings, never objects.
+ */
+function userMap(value: JsonValue, avro: boolean): JsonValue {
+  if (avro && isJsonObject(value)) {
+    const entries = Object.entries(value);
+    const [only] = entries;
+    if (entries.length === 1 && only !== undefined && only[0] === 'map' && isJsonObject(only[1])) return only[1];
+  }
+  return value;
+}
+
+function shortName(typeName: string): string {
+  return typeName.slice(typeName.lastIndexOf('.') + 1);
+}
+
+function describe(value: JsonValue): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (isJsonObject(value)) {
+    const keys = Object.keys(value);
+    return keys.length === 0 ? 'an empty object' : `an object with keys ${keys.slice(0, 8).join(', ')}`;
+  }
+  return `the ${typeof value} ${JSON.stringify(value).slice(0, 60)}`;
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

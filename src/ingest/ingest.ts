@@ -1,0 +1,64 @@
+// Applies a DataHub file to the store as one log record holding only the aspects that change,
+// so ingesting the same file twice writes nothing the second time.
+
+import { readFileSync } from 'node:fs';
+
+import { MinihubError } from '../errors.ts';
+import type { AspectChange } from '../store/catalogue.ts';
+import type { JsonValue } from '../store/json.ts';
+import type { Store } from '../store/store.ts';
+import { parseDataHubFile, type ParsedFile, type RejectedRecord } from './datahub-file.ts';
+
+export interface IngestReport {
+  source: string;
+  records: number;
+  /** Distinct entities in the file, per entity type. */
+  entities: Record<string, number>;
+  written: number;
+  unchanged: number;
+  rejected: RejectedRecord[];
+}
+
+/** A seed or ingest source: a file path, or DataHub records already in memory (an array or one object). */
+export type IngestSource = string | JsonValue;
+
+export async function ingest(store: Store, source: IngestSource, actor: string): Promise<IngestReport> {
+  const [name, text] = typeof source === 'string' ? [source, readSource(source)] : ['(records)', JSON.stringify(source)];
+  return ingestParsed(store, parseDataHubFile(text, name), name, actor);
+}
+
+export async function ingestParsed(store: Store, parsed: ParsedFile, source: string, actor: string): Promise<IngestReport> {
+  // Later records for the same aspect win, as they would if the file were ingested one record at a time.
+  const latest = new Map<string, AspectChange>();
+  const entities: Record<string, Set<string>> = {};
+  for (const { urn, entityType, aspect, value } of parsed.aspects) {
+    latest.set(`${urn}\u0000${aspect}`, { urn, aspect, value });
+    (entities[entityType] ??= new Set()).add(urn);
+  }
+  let unchanged = 0;
+  const changes = await store.commit('ingest', actor, (reader) =>
+    [...latest.values()].filter((change) => {
+      const same = JSON.stringify(reader.aspect(change.urn, change.aspect)) === JSON.stringify(change.value);
+      if (same) unchanged++;
+      return !same;
+    }),
+  );
+  return {
+    source,
+    records: parsed.records,
+    entities: Object.fromEntries(Object.entries(entities).map(([type, urns]) => [type, urns.size])),
+    written: changes.length,
+    unchanged,
+    rejected: parsed.rejected,
+  };
+}
+
+function readSource(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (error as Error).message;
+    throw new MinihubError('USAGE', `cannot read ${path}: ${why}; expected a DataHub MCE/MCP JSON or JSON-lines file`);
+  }
+}

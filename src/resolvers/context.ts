@@ -1,0 +1,9 @@
+// What every resolver receives as graphql-js's contextValue: the store and the acting user.
+
+import type { Store } from '../store/store.ts';
+
+export interface RequestContext {
+  store: Store;
+  /** The username the request acts as (the token's owner, or `datahub` without auth). */
+  actor: string;
+}

@@ -1,0 +1,68 @@
+// Builders of the aspect changes behind the edit mutations: links and column descriptions.
+// Pure functions of the current state and the input; they throw DataHub's errors and never write.
+
+import { badRequest } from '../errors.ts';
+import type { AspectChange, AspectReader } from '../store/catalogue.ts';
+import { isJsonObject, type JsonObject } from '../store/json.ts';
+import { parseUrn } from '../urn.ts';
+
+export interface NewLink {
+  url: string;
+  description: string;
+  author: string;
+  time: number;
+}
+
+/** Adds each link to the entity's institutionalMemory; a link whose url is already there is updated. */
+export function upsertLinks(reader: AspectReader, urn: string, links: readonly NewLink[]): AspectChange {
+  const elements = storedLinks(reader, urn);
+  for (const link of links) {
+    checkLink(link);
+    const element: JsonObject = { url: link.url, description: link.description, createStamp: { time: link.time, actor: link.author } };
+    const index = elements.findIndex((existing) => existing.url === link.url);
+    if (index === -1) elements.push(element);
+    else elements[index] = element;
+  }
+  return { urn, aspect: 'institutionalMemory', value: { elements } };
+}
+
+/** Removes the link with `url`; nothing to write when there is none. */
+export function removeLinkChange(reader: AspectReader, urn: string, url: string): AspectChange[] {
+  const elements = storedLinks(reader, urn);
+  const kept = elements.filter((element) => element.url !== url);
+  return kept.length === elements.length ? [] : [{ urn, aspect: 'institutionalMemory', value: { elements: kept } }];
+}
+
+/**
+ * Sets the edited description of one column in editableSchemaMetadata, keeping every other entry and
+ * the entry's tags. The column must exist in the ingested schema, matched by exact fieldPath.
+ */
+export function editFieldDescription(reader: AspectReader, urn: string, fieldPath: string, description: string): AspectChange {
+  if (!reader.exists(urn)) throw badRequest(`Failed to update ${urn}. ${urn} does not exist.`);
+  const schema = reader.aspect(urn, 'schemaMetadata');
+  if (!isJsonObject(schema)) throw badRequest(`Failed to update ${urn} & field ${fieldPath}. ${urn} has no schema.`);
+  const fields = Array.isArray(schema.fields) ? schema.fields : [];
+  if (!fields.some((field) => isJsonObject(field) && field.fieldPath === fieldPath)) {
+    throw badRequest(`Failed to update ${urn} & field ${fieldPath}. Field ${fieldPath} does not exist in the datasets schema.`);
+  }
+  const editable = reader.aspect(urn, 'editableSchemaMetadata');
+  const previous = isJsonObject(editable) ? editable : {};
+  const infos = (Array.isArray(previous.editableSchemaFieldInfo) ? previous.editableSchemaFieldInfo : []).filter(isJsonObject);
+  const index = infos.findIndex((info) => info.fieldPath === fieldPath);
+  const updated = index === -1 ? [...infos, { fieldPath, description }] : infos.map((info, i) => (i === index ? { ...info, description } : info));
+  return { urn, aspect: 'editableSchemaMetadata', value: { ...previous, editableSchemaFieldInfo: updated } };
+}
+
+function storedLinks(reader: AspectReader, urn: string): JsonObject[] {
+  const memory = reader.aspect(urn, 'institutionalMemory');
+  const elements = isJsonObject(memory) && Array.isArray(memory.elements) ? memory.elements : [];
+  return elements.filter(isJsonObject);
+}
+
+function checkLink(link: NewLink): void {
+  if (!URL.canParse(link.url)) throw badRequest(`link url "${link.url}" is not an absolute URL; expected e.g. https://example.com/page`);
+  const author = parseUrn(link.author);
+  if (author.entityType !== 'corpuser' && author.entityType !== 'corpGroup') {
+    throw badRequest(`link author "${link.author}" is not a user or group urn; expected urn:li:corpuser:<name>`);
+  }
+}

@@ -1,0 +1,48 @@
+// Query root fields. Root-value resolvers follow graphql-js's default field resolver: each is called
+// as (args, context, info), and nested fields resolve through the view objects they return.
+
+import { badRequest } from '../errors.ts';
+import { parseDatasetUrn, parseUrn } from '../urn.ts';
+import { corpUserUrn } from '../auth/tokens.ts';
+import type { RequestContext } from './context.ts';
+import { ContainerView } from './views/container.ts';
+import { DatasetView } from './views/dataset.ts';
+import { CorpUserView } from './views/shared.ts';
+import { TagView } from './views/tag.ts';
+
+export const queries = {
+  dataset({ urn }: { urn: string }, { store }: RequestContext): DatasetView {
+    return new DatasetView(store.catalogue, urn, parseDatasetUrn(urn));
+  },
+
+  container({ urn }: { urn: string }, { store }: RequestContext): ContainerView {
+    expectEntityType(urn, 'container');
+    return new ContainerView(store.catalogue, urn);
+  },
+
+  tag({ urn }: { urn: string }, { store }: RequestContext): TagView {
+    expectEntityType(urn, 'tag');
+    return new TagView(store.catalogue, urn);
+  },
+
+  corpUser({ urn }: { urn: string }, { store }: RequestContext): CorpUserView {
+    expectEntityType(urn, 'corpuser');
+    return new CorpUserView(store.catalogue, urn);
+  },
+
+  me(_args: unknown, { store, actor }: RequestContext) {
+    // Until roles arrive every authenticated user may do everything minihub offers.
+    return {
+      corpUser: new CorpUserView(store.catalogue, corpUserUrn(actor)),
+      platformPrivileges: { generatePersonalAccessTokens: true, manageTokens: true, manageTags: true, createTags: true },
+    };
+  },
+};
+
+/** Parses `urn` and checks that it names an entity of `entityType`. */
+export function expectEntityType(urn: string, entityType: string): void {
+  const parsed = parseUrn(urn);
+  if (parsed.entityType !== entityType) {
+    throw badRequest(`Invalid urn "${urn}": expected a ${entityType} urn (urn:li:${entityType}:<id>), got a ${parsed.entityType} urn`);
+  }
+}

@@ -1,0 +1,6 @@
+// The root value handed to graphql-js execute: every Query and Mutation field's resolver in one object.
+
+import { mutations } from './mutations.ts';
+import { queries } from './queries.ts';
+
+export const rootValue = { ...queries, ...mutations };

@@ -1,0 +1,187 @@
+// The Dataset view. properties.description and schemaMetadata.fields[].description are the current
+// descriptions (latest edit, else ingested: the specification's rule 5); the edit layer stays readable.
+
+import type { AspectReader } from '../../store/catalogue.ts';
+import type { JsonObject } from '../../store/json.ts';
+import type { DatasetKey } from '../../urn.ts';
+import { aspectObject, bool, num, obj, objects, str, strings } from './read.ts';
+import { ContainerView } from './container.ts';
+import { DataPlatformView } from './platform.ts';
+import {
+  auditStamp, customProperties, globalTagsView, institutionalMemoryView, ownershipView, subTypesView,
+} from './shared.ts';
+
+export class DatasetView {
+  readonly type = 'DATASET';
+  readonly urn: string;
+  readonly #reader: AspectReader;
+  readonly #key: DatasetKey;
+
+  constructor(reader: AspectReader, urn: string, key: DatasetKey) {
+    this.#reader = reader;
+    this.urn = urn;
+    this.#key = key;
+  }
+
+  get origin(): string {
+    return this.#key.origin;
+  }
+
+  name(): string {
+    return str(this.#aspect('datasetProperties'), 'name') ?? this.#key.name;
+  }
+
+  exists(): boolean {
+    return this.#reader.exists(this.urn);
+  }
+
+  platform(): DataPlatformView {
+    return new DataPlatformView(this.#reader, this.#key.platform);
+  }
+
+  container(): ContainerView | null {
+    const container = str(this.#aspect('container'), 'container');
+    return container === null ? null : new ContainerView(this.#reader, container);
+  }
+
+  properties() {
+    const properties = this.#aspect('datasetProperties');
+    const edited = str(this.#aspect('editableDatasetProperties'), 'description');
+    // DataHub answers null without datasetProperties; an edit still has to be readable (rule 5).
+    if (properties === null && edited === null) return null;
+    return {
+      name: str(properties, 'name') ?? this.#key.name,
+      qualifiedName: str(properties, 'qualifiedName'),
+      origin: this.#key.origin,
+      description: edited ?? str(properties, 'description'),
+      customProperties: customProperties(properties, this.urn),
+      externalUrl: str(properties, 'externalUrl'),
+      created: num(obj(properties, 'created'), 'time'),
+      lastModified: auditStamp(obj(properties, 'lastModified')),
+    };
+  }
+
+  description(): string | null {
+    return this.properties()?.description ?? null;
+  }
+
+  editableProperties() {
+    const editable = this.#aspect('editableDatasetProperties');
+    return editable === null ? null : { description: str(editable, 'description'), name: str(editable, 'name') };
+  }
+
+  schemaMetadata() {
+    const schema = this.#aspect('schemaMetadata');
+    if (schema === null) return null;
+    const edits = editedFieldDescriptions(this.#aspect('editableSchemaMetadata'));
+    return {
+      aspectVersion: 0,
+      datasetUrn: this.urn,
+      name: str(schema, 'schemaName') ?? this.#key.name,
+      platformUrn: str(schema, 'platform') ?? this.#key.platform,
+      version: num(schema, 'version') ?? 0,
+      cluster: str(schema, 'cluster'),
+      hash: str(schema, 'hash') ?? '',
+      platformSchema: platformSchemaView(obj(schema, 'platformSchema')),
+      fields: objects(schema, 'fields').map((field) => this.#fieldView(field, edits)),
+      primaryKeys: strings(schema, 'primaryKeys'),
+      createdAt: num(obj(schema, 'created'), 'time'),
+    };
+  }
+
+  editableSchemaMetadata() {
+    const editable = this.#aspect('editableSchemaMetadata');
+    if (editable === null) return null;
+    return {
+      editableSchemaFieldInfo: objects(editable, 'editableSchemaFieldInfo').map((info) => {
+        const tags = () => globalTagsView(this.#reader, obj(info, 'globalTags'), this.urn);
+        return { fieldPath: str(info, 'fieldPath') ?? '', description: str(info, 'description'), tags, globalTags: tags };
+      }),
+    };
+  }
+
+  institutionalMemory() {
+    return institutionalMemoryView(this.#reader, this.urn);
+  }
+
+  tags() {
+    return globalTagsView(this.#reader, this.#aspect('globalTags'), this.urn);
+  }
+
+  globalTags() {
+    return this.tags();
+  }
+
+  ownership() {
+    return ownershipView(this.#reader, this.urn);
+  }
+
+  status() {
+    const status = this.#aspect('status');
+    return status === null ? null : { removed: bool(status, 'removed') ?? false };
+  }
+
+  subTypes() {
+    return subTypesView(this.#reader, this.urn);
+  }
+
+  #aspect(name: string): JsonObject | null {
+    return aspectObject(this.#reader, this.urn, name);
+  }
+
+  #fieldView(field: JsonObject, edits: Map<string, string>) {
+    const fieldPath = str(field, 'fieldPath') ?? '';
+    const tags = () => globalTagsView(this.#reader, obj(field, 'globalTags'), this.urn);
+    return {
+      fieldPath,
+      jsonPath: str(field, 'jsonPath'),
+      label: str(field, 'label'),
+      nullable: bool(field, 'nullable') ?? false,
+      description: edits.get(fieldPath) ?? str(field, 'description'),
+      type: fieldDataType(obj(field, 'type')),
+      nativeDataType: str(field, 'nativeDataType'),
+      recursive: bool(field, 'recursive') ?? false,
+      tags,
+      globalTags: tags,
+      isPartOfKey: bool(field, 'isPartOfKey'),
+      isPartitioningKey: bool(field, 'isPartitioningKey'),
+      jsonProps: str(field, 'jsonProps'),
+    };
+  }
+}
+
+/** fieldPath → edited description, for the fields whose edit sets one. */
+function editedFieldDescriptions(editable: JsonObject | null): Map<string, string> {
+  const edits = new Map<string, string>();
+  for (const info of objects(editable, 'editableSchemaFieldInfo')) {
+    const fieldPath = str(info, 'fieldPath');
+    const description = str(info, 'description');
+    if (fieldPath !== null && description !== null) edits.set(fieldPath, description);
+  }
+  return edits;
+}
+
+/** `{type: {"com.linkedin.schema.StringType": {}}}` → `STRING`, as DataHub's SchemaFieldMapper does. */
+function fieldDataType(type: JsonObject | null): string {
+  const union = obj(type, 'type');
+  const member = union === null ? undefined : Object.keys(union)[0];
+  const simple = member?.slice(member.lastIndexOf('.') + 1).replace(/Type$/, '').toUpperCase();
+  if (simple === 'RECORD') return 'STRUCT';
+  return simple !== undefined && FIELD_TYPES.has(simple) ? simple : 'NULL';
+}
+
+const FIELD_TYPES = new Set([
+  'BOOLEAN', 'FIXED', 'STRING', 'BYTES', 'NUMBER', 'DATE', 'TIME', 'ENUM', 'NULL', 'MAP', 'ARRAY', 'UNION', 'STRUCT',
+]);
+
+/** The platformSchema union: key/value schemas stay split, every other kind is shown as a table schema. */
+function platformSchemaView(platformSchema: JsonObject | null) {
+  const member = platformSchema === null ? undefined : Object.keys(platformSchema)[0];
+  if (platformSchema === null || member === undefined) return null;
+  const value = obj(platformSchema, member);
+  if (member.endsWith('.KeyValueSchema')) {
+    return { __typename: 'KeyValueSchema', keySchema: str(value, 'keySchema') ?? '', valueSchema: str(value, 'valueSchema') ?? '' };
+  }
+  const schema = str(value, 'documentSchema') ?? str(value, 'tableSchema') ?? str(value, 'rawSchema') ?? str(value, 'schema');
+  return { __typename: 'TableSchema', schema: schema ?? JSON.stringify(value ?? {}) };
+}

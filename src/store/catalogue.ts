@@ -1,0 +1,101 @@
+// The in-memory catalogue: every entity's aspects, keyed by URN, rebuilt by replaying the log.
+// It knows nothing of files, HTTP or GraphQL; it only holds and applies aspect changes.
+
+import type { JsonValue } from './json.ts';
+
+/** One aspect upsert (or removal, when `value` is null) of one entity: the unit every log record lists. */
+export interface AspectChange {
+  urn: string;
+  aspect: string;
+  value: JsonValue;
+}
+
+/** Read access to aspects, shared by the live catalogue and a batch of changes not yet committed. */
+export interface AspectReader {
+  /** The aspect's value, or undefined when the entity has no such aspect. */
+  aspect(urn: string, name: string): JsonValue | undefined;
+  /** An entity exists when it has at least one aspect (DataHub's key-aspect rule). */
+  exists(urn: string): boolean;
+}
+
+export class Catalogue implements AspectReader {
+  readonly #entities = new Map<string, Map<string, JsonValue>>();
+
+  aspect(urn: string, name: string): JsonValue | undefined {
+    return this.#entities.get(urn)?.get(name);
+  }
+
+  exists(urn: string): boolean {
+    return this.#entities.has(urn);
+  }
+
+  /** URNs whose entity type (the third URN segment) is `entityType`, in insertion order. */
+  *urnsOfType(entityType: string): Iterable<string> {
+    const prefix = `urn:li:${entityType}:`;
+    for (const urn of this.#entities.keys()) if (urn.startsWith(prefix)) yield urn;
+  }
+
+  get entityCount(): number {
+    return this.#entities.size;
+  }
+
+  apply(changes: readonly AspectChange[]): void {
+    for (const { urn, aspect, value } of changes) {
+      let aspects = this.#entities.get(urn);
+      if (value === null) {
+        aspects?.delete(aspect);
+        if (aspects?.size === 0) this.#entities.delete(urn);
+        continue;
+      }
+      if (aspects === undefined) {
+        aspects = new Map();
+        this.#entities.set(urn, aspects);
+      }
+      aspects.set(aspect, value);
+    }
+  }
+
+  clear(): void {
+    this.#entities.clear();
+  }
+}
+
+/**
+ * Changes staged by one commit batch over the live catalogue. Mutations in a batch validate against
+ * it, so the second of two racing `createTag` calls sees the first, while readers of the live
+ * catalogue see neither until the batch is durable.
+ */
+export class StagedChanges implements AspectReader {
+  readonly #base: AspectReader;
+  readonly #staged = new Map<string, Map<string, JsonValue>>();
+
+  constructor(base: AspectReader) {
+    this.#base = base;
+  }
+
+  aspect(urn: string, name: string): JsonValue | undefined {
+    const staged = this.#staged.get(urn);
+    if (staged?.has(name)) {
+      const value = staged.get(name);
+      return value === null ? undefined : value;
+    }
+    return this.#base.aspect(urn, name);
+  }
+
+  exists(urn: string): boolean {
+    const staged = this.#staged.get(urn);
+    if (staged !== undefined) for (const value of staged.values()) if (value !== null) return true;
+    return this.#base.exists(urn);
+  }
+
+  stage(changes: readonly AspectChange[]): void {
+    for (const { urn, aspect, value } of changes) {
+      let staged = this.#staged.get(urn);
+      if (staged === undefined) {
+        staged = new Map();
+        this.#staged.set(urn, staged);
+      }
+      staged.set(aspect, value);
+    }
+  }
+}

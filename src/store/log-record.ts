@@ -1,0 +1,37 @@
+// The shape of one line of the append-only log, and its validation when read back.
+// Pure: no file access; the file log decides what to do with a line that fails here.
+
+import type { AspectChange } from './catalogue.ts';
+import { isJsonObject } from './json.ts';
+
+/** One accepted change: an ingest batch or one mutation, with when and by whom. */
+export interface LogRecord {
+  seq: number;
+  time: number;
+  actor: string;
+  op: string;
+  changes: AspectChange[];
+}
+
+/** Parses one log line; returns the record or a sentence saying what is wrong with it. */
+export function parseLogRecord(line: string): LogRecord | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch (error) {
+    return `not valid JSON (${(error as Error).message})`;
+  }
+  if (!isJsonObject(value)) return 'expected a JSON object';
+  const { seq, time, actor, op, changes } = value;
+  if (typeof seq !== 'number' || !Number.isInteger(seq)) return 'expected "seq" to be an integer';
+  if (typeof time !== 'number') return 'expected "time" to be a number';
+  if (typeof actor !== 'string') return 'expected "actor" to be a string';
+  if (typeof op !== 'string') return 'expected "op" to be a string';
+  if (!Array.isArray(changes)) return 'expected "changes" to be an array';
+  for (const [index, change] of changes.entries()) {
+    if (!isJsonObject(change) || typeof change.urn !== 'string' || typeof change.aspect !== 'string' || !('value' in change)) {
+      return `expected changes[${index}] to be {urn, aspect, value}`;
+    }
+  }
+  return value as unknown as LogRecord;
+}

@@ -1,0 +1,230 @@
+// DataHub URN parsing and validation: splits `urn:li:<entityType>:<key>` into its parts and checks the
+// rules DataHub always enforces. Pure: no I/O, no logging, and no decoding (DataHub keeps URN text as-is).
+
+import { badRequest } from './errors.ts';
+
+/** A URN split into its entity type and key parts. */
+export interface ParsedUrn {
+  urn: string;
+  entityType: string;
+  /** The key: one part for a plain key, or the tuple's parts, nested URNs kept whole. */
+  parts: string[];
+}
+
+/** The key of a dataset URN, named as DataHub's `datasetKey` aspect names it. */
+export interface DatasetKey {
+  /** The platform URN, e.g. `urn:li:dataPlatform:hive`. */
+  platform: string;
+  /** The platform id, e.g. `hive`. */
+  platformName: string;
+  name: string;
+  /** A FabricType value. */
+  origin: string;
+}
+
+/** DataHub's FabricType enum, in DataHub's order. */
+export const FABRIC_TYPES: readonly string[] = [
+  'DEV', 'TEST', 'QA', 'UAT', 'EI', 'PRE', 'STG', 'NON_PROD', 'PROD', 'CORP', 'RVW', 'SANDBOX',
+];
+
+const PREFIX = 'urn:li:';
+const EXPECTED = 'expected urn:li:<entityType>:<key>';
+const ENTITY_TYPE = /^[a-z][A-Za-z0-9_]*$/;
+// DataHub's UrnValidationUtil limit; schemaField URNs embed a dataset URN and a field path, so they are exempt.
+const MAX_ENCODED_BYTES = 512;
+// U+241F is DataHub's internal delimiter, so it can never appear inside a URN.
+const DELIMITER = '\u241F';
+
+// The entity types people type most; used only to suggest a fix in error messages.
+const COMMON_ENTITY_TYPES = [
+  'dataset', 'corpuser', 'corpGroup', 'tag', 'container', 'dataPlatform', 'glossaryTerm', 'schemaField',
+];
+
+/**
+ * Parses and validates a URN. Throws BAD_REQUEST naming the URN and what is wrong with it.
+ * Entity types minihub does not know are accepted: DataHub files carry many.
+ */
+export function parseUrn(urn: string): ParsedUrn {
+  if (typeof urn !== 'string') {
+    throw badRequest(`Invalid urn ${String(urn)}: not a string; ${EXPECTED}`);
+  }
+  if (urn !== urn.trim()) fail(urn, 'it has leading or trailing whitespace');
+  if (!urn.startsWith(PREFIX)) fail(urn, 'it does not start with "urn:li:"');
+  if (urn.includes(DELIMITER)) fail(urn, 'it contains the reserved character "\u241F" (U+241F)');
+
+  const rest = urn.slice(PREFIX.length);
+  const colon = rest.indexOf(':');
+  const entityType = colon === -1 ? rest : rest.slice(0, colon);
+  if (!ENTITY_TYPE.test(entityType)) {
+    const what = entityType === ''
+      ? 'the entity type is empty'
+      : `the entity type "${entityType}" must start with a-z and contain only letters, digits and _`;
+    fail(urn, what + didYouMean(entityType));
+  }
+  const key = colon === -1 ? '' : rest.slice(colon + 1);
+  if (key === '') fail(urn, 'the key is empty');
+
+  if (entityType !== 'schemaField' && encodedLength(urn) > MAX_ENCODED_BYTES) {
+    fail(urn, `it is longer than ${MAX_ENCODED_BYTES} bytes when URL-encoded`);
+  }
+  return { urn, entityType, parts: parseKey(urn, key) };
+}
+
+/** Parses a dataset URN into its platform, name and origin (FabricType). */
+export function parseDatasetUrn(urn: string): DatasetKey {
+  const parsed = parseUrn(urn);
+  const expected = 'expected urn:li:dataset:(urn:li:dataPlatform:<platform>,<name>,<FABRIC>)';
+  if (parsed.entityType !== 'dataset') {
+    throw badRequest(
+      `Invalid dataset urn "${shown(urn)}": its entity type is "${parsed.entityType}", not "dataset"` +
+        `${didYouMean(parsed.entityType)}; ${expected}`,
+    );
+  }
+  if (parsed.parts.length !== 3) {
+    throw badRequest(
+      `Invalid dataset urn "${shown(urn)}": its key has ${parsed.parts.length} part(s), not 3; ${expected}`,
+    );
+  }
+  const [platform, name, origin] = parsed.parts as [string, string, string];
+  let platformName: string | undefined;
+  if (platform.startsWith(`${PREFIX}dataPlatform:`)) {
+    const inner = parseUrn(platform);
+    if (inner.parts.length === 1) platformName = inner.parts[0];
+  }
+  if (platformName === undefined) {
+    throw badRequest(
+      `Invalid dataset urn "${shown(urn)}": its platform "${platform}" is not a urn:li:dataPlatform:<platform> urn; ${expected}`,
+    );
+  }
+  if (!FABRIC_TYPES.includes(origin)) {
+    const upper = origin.toUpperCase();
+    const hint = FABRIC_TYPES.includes(upper) ? ` (did you mean "${upper}"? urns are case-sensitive)` : '';
+    throw badRequest(
+      `Invalid dataset urn "${shown(urn)}": its origin "${origin}" is not a FabricType${hint}; ` +
+        `expected one of ${FABRIC_TYPES.join(', ')}`,
+    );
+  }
+  return { platform, platformName, name, origin };
+}
+
+/**
+ * The entity type of a URN. Cheap on well-formed URNs; anything else goes through
+ * parseUrn so the caller still gets a proper error rather than a wrong answer.
+ */
+export function entityTypeOf(urn: string): string {
+  if (urn.startsWith(PREFIX)) {
+    const colon = urn.indexOf(':', PREFIX.length);
+    if (colon > PREFIX.length) return urn.slice(PREFIX.length, colon);
+  }
+  return parseUrn(urn).entityType;
+}
+
+/** `urn:li:corpuser:<username>`, with reserved characters percent-encoded as DataHub's SDK does. */
+export function corpUserUrn(username: string): string {
+  return buildUrn('corpuser', username, 'username');
+}
+
+/** `urn:li:tag:<id>`, with reserved characters percent-encoded as DataHub's SDK does. */
+export function tagUrn(id: string): string {
+  return buildUrn('tag', id, 'tag id');
+}
+
+function buildUrn(entityType: string, id: string, what: string): string {
+  if (typeof id !== 'string' || id.trim() === '') {
+    throw badRequest(`Invalid ${what} ${JSON.stringify(id) ?? String(id)}: expected a non-empty string`);
+  }
+  return parseUrn(`${PREFIX}${entityType}:${encodeComponent(id)}`).urn;
+}
+
+// Mirrors metadata-ingestion's UrnEncoder: only the characters that would change the URN's structure.
+function encodeComponent(value: string): string {
+  return value.replace(/[,()\u241F]/g, (c) => encodeURIComponent(c));
+}
+
+function parseKey(urn: string, key: string): string[] {
+  if (!key.startsWith('(')) {
+    // A plain key may contain balanced parentheses (DataHub only logs those), but never stray ones.
+    if (!balanced(key)) fail(urn, 'its parentheses are mismatched');
+    return [key];
+  }
+  if (!key.endsWith(')')) fail(urn, 'its parentheses are mismatched: the key starts with "(" but does not end with ")"');
+
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 1;
+  for (let i = 1; i < key.length - 1; i++) {
+    const c = key[i];
+    if (c === '(') depth++;
+    else if (c === ')') {
+      depth--;
+      if (depth < 0) fail(urn, 'its parentheses are mismatched');
+    } else if (c === ',' && depth === 0) {
+      parts.push(key.slice(start, i));
+      start = i + 1;
+    }
+  }
+  if (depth !== 0) fail(urn, 'its parentheses are mismatched');
+  parts.push(key.slice(start, key.length - 1));
+  const empty = parts.indexOf('');
+  if (empty !== -1) fail(urn, `part ${empty + 1} of its key is empty`);
+  return parts;
+}
+
+function balanced(text: string): boolean {
+  let depth = 0;
+  for (const c of text) {
+    if (c === '(') depth++;
+    else if (c === ')' && --depth < 0) return false;
+  }
+  return depth === 0;
+}
+
+function encodedLength(urn: string): number {
+  try {
+    return encodeURIComponent(urn).length;
+  } catch {
+    // encodeURIComponent throws only on lone surrogates, which no valid URN contains.
+    fail(urn, 'it contains an unpaired UTF-16 surrogate');
+  }
+}
+
+function didYouMean(entityType: string): string {
+  if (entityType === '') return '';
+  const lower = entityType.toLowerCase();
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of COMMON_ENTITY_TYPES) {
+    if (candidate === entityType) return '';
+    const distance = candidate.toLowerCase() === lower ? 0 : editDistance(lower, candidate.toLowerCase());
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  // Two edits catch typos like "datset" without suggesting "tag" for every short word.
+  return best !== undefined && bestDistance <= Math.min(2, Math.floor(best.length / 3))
+    ? ` (did you mean "${best}"?)`
+    : '';
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}
+
+// Keeps messages readable when the bad input is a megabyte of text.
+function shown(urn: string): string {
+  return urn.length > 200 ? `${urn.slice(0, 200)}…` : urn;
+}
+
+function fail(urn: string, what: string): never {
+  throw badRequest(`Invalid urn "${shown(urn)}": ${what}; ${EXPECTED}`);
+}
