@@ -5,7 +5,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { loadSigningKey } from './auth/signing-key.ts';
-import { ROOT_USER, TokenService, corpUserUrn } from './auth/tokens.ts';
+import { ROOT_USER, TokenService } from './auth/tokens.ts';
+import { corpUserUrn } from './urn.ts';
 import { createRequestListener } from './http/listener.ts';
 import { ingest, type IngestReport, type IngestSource } from './ingest/ingest.ts';
 import { Store } from './store/store.ts';

@@ -137,8 +137,11 @@ function buildUrn(entityType: string, id: string, what: string): string {
 }
 
 // Mirrors metadata-ingestion's UrnEncoder: only the characters that would change the URN's structure.
+// encodeURIComponent leaves parentheses alone, so the escapes are spelt out.
+const RESERVED_ESCAPES = new Map([[',', '%2C'], ['(', '%28'], [')', '%29'], ['\u241F', '%E2%90%9F']]);
+
 function encodeComponent(value: string): string {
-  return value.replace(/[,()\u241F]/g, (c) => encodeURIComponent(c));
+  return value.replace(/[,()\u241F]/g, (c) => RESERVED_ESCAPES.get(c) ?? c);
 }
 
 function parseKey(urn: string, key: string): string[] {

@@ -7,14 +7,11 @@ import { MinihubError } from '../errors.ts';
 import type { AspectChange } from '../store/catalogue.ts';
 import { isJsonObject, type JsonObject } from '../store/json.ts';
 import type { Store } from '../store/store.ts';
+import { corpUserUrn } from '../urn.ts';
 import { signJwt, verifyJwt, TOKEN_ISSUER, type TokenClaims } from './jwt.ts';
 
 export const ROOT_USER = 'datahub';
 export const TOKEN_INFO_ASPECT = 'dataHubAccessTokenInfo';
-
-export function corpUserUrn(username: string): string {
-  return `urn:li:corpuser:${username}`;
-}
 
 export function tokenUrn(id: string): string {
   return `urn:li:dataHubAccessToken:${id}`;

@@ -66,7 +66,7 @@ export function parseDataHubFile(text: string, source: string): ParsedFile {
     try {
       result.aspects.push(...recordAspects(value));
     } catch (err) {
-      // Only expected failures become rejections; a bug in this module should still surface as one.
+      // Only expected failures become rejections; anything else is a bug and should surface as one.
       if (!(err instanceof MinihubError)) throw err;
       result.rejected.push({ record, reason: err.message });
     }

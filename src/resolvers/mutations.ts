@@ -4,10 +4,9 @@
 import { randomUUID } from 'node:crypto';
 
 import { badRequest } from '../errors.ts';
-import { corpUserUrn } from '../auth/tokens.ts';
 import type { AspectChange, AspectReader } from '../store/catalogue.ts';
 import type { JsonObject } from '../store/json.ts';
-import { parseDatasetUrn, parseUrn } from '../urn.ts';
+import { corpUserUrn, parseDatasetUrn, parseUrn } from '../urn.ts';
 import type { RequestContext } from './context.ts';
 import { editFieldDescription, upsertLinks, removeLinkChange, type NewLink } from './edits.ts';
 import { DatasetView } from './views/dataset.ts';
@@ -87,6 +86,9 @@ export const mutations = {
   },
 
   async createTag({ input }: { input: CreateTagInput }, { store, actor }: RequestContext): Promise<string> {
+    if (input.id != null && (input.id === '' || input.id.trim() !== input.id)) {
+      throw badRequest(`tag id ${JSON.stringify(input.id)} is not usable: expected a non-empty id without leading or trailing whitespace`);
+    }
     const urn = `urn:li:tag:${input.id ?? randomUUID()}`;
     parseUrn(urn);
     const actorUrn = corpUserUrn(actor);

@@ -2,8 +2,7 @@
 // as (args, context, info), and nested fields resolve through the view objects they return.
 
 import { badRequest } from '../errors.ts';
-import { parseDatasetUrn, parseUrn } from '../urn.ts';
-import { corpUserUrn } from '../auth/tokens.ts';
+import { corpUserUrn, parseDatasetUrn, parseUrn } from '../urn.ts';
 import type { RequestContext } from './context.ts';
 import { ContainerView } from './views/container.ts';
 import { DatasetView } from './views/dataset.ts';

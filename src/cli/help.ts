@@ -1,0 +1,52 @@
+// The help texts, written by hand so they show every default; printed by cli.ts only.
+
+export const MAIN_HELP = `minihub: a local metadata catalogue that speaks DataHub's GraphQL dialect
+
+Usage
+  minihub serve [options]              run the catalogue over HTTP (POST /api/graphql)
+  minihub ingest FILE... [--data DIR]  load DataHub MCE/MCP files into the data directory
+  minihub token create --user NAME     issue a personal access token (prints only the token)
+  minihub --help | --version
+
+Run "minihub COMMAND --help" for a command's options.
+From a checkout, "npx tsx src/cli.ts" runs minihub.
+`;
+
+export const SERVE_HELP = `Usage: minihub serve [options]
+
+  -p, --port PORT        port to listen on; 0 picks a free one    (default: 8080, env PORT)
+      --host HOST        address to bind                          (default: 127.0.0.1, env HOST)
+      --data DIR         data directory holding catalogue.jsonl   (default: data, env MINIHUB_DATA)
+      --memory           keep everything in memory; nothing is written to disk
+      --seed FILE        DataHub file to load when the catalogue is empty; repeatable
+      --no-auth          no tokens: every request acts as the root user "datahub"
+      --max-body-bytes N largest accepted request body            (default: 1048576)
+  -q, --quiet            no per-request log lines (the banner and errors still print)
+  -h, --help             this text
+
+The first banner line is always "minihub listening on http://HOST:PORT" with the bound port.
+SIGINT or SIGTERM closes the server cleanly; a second signal exits at once.
+`;
+
+export const INGEST_HELP = `Usage: minihub ingest FILE... [--data DIR]
+
+Loads DataHub's file format: a JSON array (or one object) of MetadataChangeEvents and
+MetadataChangeProposals, or JSON lines. Ingesting the same file again changes nothing.
+The server must not be running on the same data directory.
+
+      --data DIR   data directory                               (default: data, env MINIHUB_DATA)
+  -h, --help       this text
+`;
+
+export const TOKEN_HELP = `Usage: minihub token create --user NAME [options]
+
+Issues a DataHub-style personal access token for an existing user and prints only the token,
+so that TOKEN=$(minihub token create --user datahub) works. The data directory keeps only a
+hash of it. The server must not be running on the same data directory.
+
+      --user NAME      the user the token acts as ("datahub" always exists)
+      --name TEXT      a name to recognise the token by         (default: "minihub cli token")
+      --expires WHEN   lifetime: 90s, 15m, 1h, 30d, or never     (default: 30d)
+      --data DIR       data directory                           (default: data, env MINIHUB_DATA)
+  -h, --help           this text
+`;

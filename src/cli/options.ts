@@ -1,0 +1,50 @@
+// Turns argv and environment into typed options with node:util parseArgs; usage errors are thrown
+// as MinihubError('USAGE') for cli.ts to print. No I/O here.
+
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+import { MinihubError } from '../errors.ts';
+
+export const DEFAULT_PORT = 8080;
+export const DEFAULT_DATA_DIR = 'data';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+export function parse<T extends Options>(args: string[], options: T, allowPositionals: boolean) {
+  try {
+    return parseArgs({ args, options, allowPositionals, strict: true });
+  } catch (error) {
+    // parseArgs explains well in its first sentence; the rest repeats advice meant for programmers.
+    const first = (error as Error).message.split('. ')[0] ?? 'invalid arguments';
+    throw new MinihubError('USAGE', first);
+  }
+}
+
+export function dataDirOf(value: string | undefined, env: NodeJS.ProcessEnv): string {
+  return value ?? env.MINIHUB_DATA ?? DEFAULT_DATA_DIR;
+}
+
+export function parsePort(value: string | undefined, env: NodeJS.ProcessEnv): number {
+  const text = value ?? env.PORT ?? String(DEFAULT_PORT);
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65535) throw new MinihubError('USAGE', `--port ${text} is not a port; expected 0 to 65535`);
+  return port;
+}
+
+export function parsePositiveInteger(flag: string, value: string): number {
+  const number = Number(value);
+  if (!/^\d+$/.test(value) || number <= 0) throw new MinihubError('USAGE', `${flag} ${value} is not a positive whole number`);
+  return number;
+}
+
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `90s`, `15m`, `1h`, `30d` → milliseconds; `never` → null. */
+export function parseLifetime(value: string): number | null {
+  if (value === 'never') return null;
+  const match = /^(\d+)([smhd])$/.exec(value);
+  if (match === null || Number(match[1]) === 0) {
+    throw new MinihubError('USAGE', `--expires ${value} is not a lifetime; expected a number with s, m, h or d (90s, 1h, 30d) or never`);
+  }
+  return Number(match[1]) * (UNIT_MS[match[2] as string] as number);
+}

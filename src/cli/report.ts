@@ -1,0 +1,13 @@
+// One-line summaries of ingest reports, shared by `serve --seed` and `ingest`.
+
+import type { IngestReport } from '../ingest/ingest.ts';
+
+export function describeReport(report: IngestReport): string {
+  const entities = Object.entries(report.entities)
+    .map(([type, count]) => `${type} ${count}`)
+    .join(', ');
+  return (
+    `${report.source}: ${report.records} records, ${report.written} aspects written, ${report.unchanged} unchanged, ` +
+    `${report.rejected.length} rejected` + (entities === '' ? '' : ` (${entities})`)
+  );
+}

@@ -1,0 +1,99 @@
+// `minihub serve`: starts the server, prints the banner and request lines, closes on SIGINT/SIGTERM.
+
+import { DEFAULT_MAX_BODY_BYTES, startServer, type RunningServer } from '../index.ts';
+import { SERVE_HELP } from './help.ts';
+import { dataDirOf, parse, parsePort, parsePositiveInteger } from './options.ts';
+import { describeReport } from './report.ts';
+
+export async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<number | 'running'> {
+  const { values } = parse(
+    args,
+    {
+      port: { type: 'string', short: 'p' },
+      host: { type: 'string' },
+      data: { type: 'string' },
+      memory: { type: 'boolean' },
+      seed: { type: 'string', multiple: true },
+      'no-auth': { type: 'boolean' },
+      'max-body-bytes': { type: 'string' },
+      quiet: { type: 'boolean', short: 'q' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    false,
+  );
+  if (values.help) {
+    process.stdout.write(SERVE_HELP);
+    return 0;
+  }
+  const auth = !values['no-auth'];
+  const hub = await startServer({
+    port: parsePort(values.port, env),
+    host: values.host ?? env.HOST ?? '127.0.0.1',
+    dataDir: values.memory ? null : dataDirOf(values.data, env),
+    seed: values.seed ?? [],
+    auth,
+    maxBodyBytes: values['max-body-bytes'] === undefined ? DEFAULT_MAX_BODY_BYTES : parsePositiveInteger('--max-body-bytes', values['max-body-bytes']),
+    logRequest: values.quiet ? undefined : (line) => process.stdout.write(`${line}\n`),
+    log: (message) => process.stderr.write(`minihub: ${message}\n`),
+  });
+  process.stdout.write(banner(hub, auth, values.seed ?? []));
+  closeOnSignals(hub);
+  return 'running';
+}
+
+function banner(hub: RunningServer, auth: boolean, seeds: string[]): string {
+  const lines = [`minihub listening on ${hub.url}`];
+  const { store } = hub;
+  lines.push(
+    store.location === 'memory'
+      ? '  store   in memory: nothing is written to disk'
+      : `  store   ${store.location} (${store.recordCount} records, ${store.catalogue.entityCount} entities)`,
+  );
+  for (const report of hub.seeded) lines.push(`  seeded  ${describeReport(report)}`);
+  if (seeds.length > 0 && hub.seeded.length === 0) lines.push('  seed    skipped: the data directory already holds a catalogue');
+  const query = sampleQuery(hub);
+  const headers = auth ? `-H ${shellQuote(`Authorization: Bearer ${hub.token}`)} ` : '';
+  if (auth) {
+    lines.push('  auth    on. A token for the root user "datahub", valid until this server stops:');
+    lines.push(`          ${hub.token}`);
+    lines.push('          Lasting tokens: stop the server, then run "npx tsx src/cli.ts token create --user datahub".');
+  } else {
+    lines.push('  auth    OFF (--no-auth): every request acts as the root user "datahub"');
+  }
+  lines.push(`  try     curl -s ${hub.graphqlUrl} ${headers}-H 'Content-Type: application/json' -d ${shellQuote(JSON.stringify({ query }))}`);
+  return lines.join('\n') + '\n';
+}
+
+/** A query that shows something real: the first dataset's description, else who you are. */
+function sampleQuery(hub: RunningServer): string {
+  for (const urn of hub.store.catalogue.urnsOfType('dataset')) {
+    return `{ dataset(urn: ${JSON.stringify(urn)}) { properties { description } } }`;
+  }
+  return '{ me { corpUser { username } } }';
+}
+
+function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+function closeOnSignals(hub: RunningServer): void {
+  let closing = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (closing) {
+      process.stderr.write(`minihub: ${signal} again, exiting at once\n`);
+      process.exit(1);
+    }
+    closing = true;
+    process.stderr.write(`minihub: ${signal}, closing\n`);
+    hub.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`minihub: error while closing: ${(error as Error).message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}
+
