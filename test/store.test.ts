@@ -1,0 +1,215 @@
+// Durability through the real server: every acknowledged write survives a restart on the same data
+// directory; a torn last line is cut, a corrupt line refuses the start, a second owner is refused.
+
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { startServer } from '../src/index.ts';
+import { DATASET_QUERY, SAMPLE, startTestServer, tempDataDir } from './fixtures/server.ts';
+
+const ORDERS = 'urn:li:dataset:(urn:li:dataPlatform:postgres,shop.public.orders,PROD)';
+const LOG = 'catalogue.jsonl';
+
+function logLines(dataDir: string): string[] {
+  return readFileSync(join(dataDir, LOG), 'utf8').split('\n').filter((line) => line !== '');
+}
+
+const restart = suite('restart on the same data directory');
+
+restart('keeps every acknowledged write of every mutation', async () => {
+  const dataDir = tempDataDir();
+  const first = await startTestServer({ dataDir, seed: [SAMPLE] });
+  const description = 'Edited before the restart.\n\n* with a list\n* and ünïcode ✓';
+  const writes = await Promise.all([
+    first.gql('mutation { updateDataset(urn: "' + ORDERS + '", input: {editableProperties: {description: ' + JSON.stringify(description) + '}, institutionalMemory: {elements: [{author: "urn:li:corpuser:alice", url: "https://wiki.example/a", description: "A"}]}}) { urn } }'),
+    first.gql('mutation { updateDescription(input: {description: "col", resourceUrn: "' + ORDERS + '", subResource: "order_id", subResourceType: DATASET_FIELD}) }'),
+    first.gql('mutation { updateDescription(input: {description: "db", resourceUrn: "urn:li:container:shop_db"}) }'),
+    first.gql('mutation { createTag(input: {id: "survivor", name: "Survivor", description: "made before"}) }'),
+    first.gql('mutation { addLink(input: {linkUrl: "https://wiki.example/b", label: "B", resourceUrn: "' + ORDERS + '"}) }'),
+  ]);
+  for (const write of writes) assert.is(write.json.errors, undefined, JSON.stringify(write.json));
+  await first.gql('mutation { removeLink(input: {linkUrl: "https://wiki.example/b", resourceUrn: "' + ORDERS + '"}) }');
+  const before = (await first.gql(DATASET_QUERY, { urn: ORDERS })).json.data;
+  await first.close();
+
+  const second = await startTestServer({ dataDir, seed: [SAMPLE] });
+  try {
+    assert.equal(second.seeded, [], 'a data directory that holds a catalogue is not seeded again');
+    const after = (await second.gql(DATASET_QUERY, { urn: ORDERS })).json.data;
+    assert.equal(after, before);
+    assert.is(after.dataset.properties.description, description);
+    assert.is(after.dataset.schemaMetadata.fields[0].description, 'col');
+    assert.equal(after.dataset.institutionalMemory.elements.map((e: { url: string }) => e.url), ['https://wiki.example/a']);
+    const others = await second.gql('{ tag(urn: "urn:li:tag:survivor") { properties { name description } } container(urn: "urn:li:container:shop_db") { properties { description } } }');
+    assert.equal(others.json.data, { tag: { properties: { name: 'Survivor', description: 'made before' } }, container: { properties: { description: 'db' } } });
+  } finally {
+    await second.close();
+  }
+});
+
+restart('writes one log line per mutation and one per ingest batch', async () => {
+  const dataDir = tempDataDir();
+  const hub = await startTestServer({ dataDir, seed: [SAMPLE] });
+  await hub.gql('mutation { updateDataset(urn: "' + ORDERS + '", input: {editableProperties: {description: "x"}, institutionalMemory: {elements: [{author: "urn:li:corpuser:bob", url: "https://a.example", description: "a"}]}}) { urn } }');
+  await hub.gql('mutation { createTag(input: {id: "one", name: "one"}) }');
+  await hub.gql('mutation { createTag(input: {id: "one", name: "again"}) }');
+  await hub.close();
+  const records = logLines(dataDir).map((line) => JSON.parse(line));
+  assert.equal(records.map((record) => record.op), ['ingest', 'updateDataset', 'createTag']);
+  assert.equal(records.map((record) => record.seq), [1, 2, 3]);
+  assert.equal(records[1].changes.map((change: { aspect: string }) => change.aspect), ['editableDatasetProperties', 'institutionalMemory']);
+  assert.is(records[1].actor, 'urn:li:corpuser:datahub');
+});
+
+restart('keeps the signing key readable by its owner only, and no token in the clear', async () => {
+  const dataDir = tempDataDir();
+  const hub = await startTestServer({ dataDir, seed: [SAMPLE] });
+  await hub.gql('mutation { createTag(input: {id: "t", name: "t"}) }');
+  const token = hub.token;
+  await hub.close();
+  assert.is(statSync(join(dataDir, 'signing.key')).mode & 0o777, 0o600);
+  for (const file of readdirSync(dataDir)) {
+    assert.not.ok(readFileSync(join(dataDir, file), 'utf8').includes(token.split('.')[2] as string), `${file} holds the token`);
+  }
+});
+
+restart('writes nothing to disk in memory mode', async () => {
+  const cwdBefore = readdirSync('.');
+  const hub = await startTestServer({ seed: [SAMPLE] });
+  await hub.gql('mutation { createTag(input: {id: "mem", name: "mem"}) }');
+  await hub.reset();
+  const reply = await hub.gql('{ tag(urn: "urn:li:tag:mem") { properties { name } } tag2: tag(urn: "urn:li:tag:pii") { properties { name } } }');
+  assert.equal(reply.json.data, { tag: { properties: null }, tag2: { properties: { name: 'pii' } } }, 'reset() goes back to the seed');
+  await hub.close();
+  assert.equal(readdirSync('.'), cwdBefore);
+});
+
+restart.run();
+
+// ---
+
+const recovery = suite('recovery at start');
+
+recovery('cuts a torn last line with a warning, saves it aside and keeps every whole record', async () => {
+  const dataDir = tempDataDir();
+  const first = await startTestServer({ dataDir, seed: [SAMPLE] });
+  await first.gql('mutation { createTag(input: {id: "kept", name: "kept"}) }');
+  await first.close();
+  const torn = '{"seq":3,"time":1,"actor":"urn:li:corpuser:datahub","op":"createTag","changes":[{"urn":"urn:li:tag:lost"';
+  appendFileSync(join(dataDir, LOG), torn);
+
+  const warnings: string[] = [];
+  const second = await startTestServer({ dataDir, log: (message) => warnings.push(message) });
+  try {
+    assert.is(warnings.length, 1);
+    assert.match(warnings[0] as string, /last line was incomplete .* saved it to .*torn-/);
+    const aside = readdirSync(dataDir).find((file) => file.includes('.torn-'));
+    assert.ok(aside !== undefined);
+    assert.is(readFileSync(join(dataDir, aside), 'utf8'), torn);
+    assert.is(logLines(dataDir).length, 2);
+    const reply = await second.gql('{ a: tag(urn: "urn:li:tag:kept") { properties { name } } b: tag(urn: "urn:li:tag:lost") { properties { name } } }');
+    assert.equal(reply.json.data, { a: { properties: { name: 'kept' } }, b: { properties: null } });
+    // New writes continue the log on a whole line.
+    await second.gql('mutation { createTag(input: {id: "after", name: "after"}) }');
+    assert.is(JSON.parse(logLines(dataDir)[2] as string).seq, 3);
+  } finally {
+    await second.close();
+  }
+});
+
+recovery('refuses to start on a corrupt line that is not the last, naming file:line, and rewrites nothing', async () => {
+  const dataDir = tempDataDir();
+  const first = await startTestServer({ dataDir, seed: [SAMPLE] });
+  await first.gql('mutation { createTag(input: {id: "a", name: "a"}) }');
+  await first.close();
+  const lines = logLines(dataDir);
+  const corrupt = [lines[0], '{"seq": 2, oops', ...lines.slice(1)].join('\n') + '\n';
+  writeFileSync(join(dataDir, LOG), corrupt);
+  try {
+    await startServer({ dataDir });
+    assert.unreachable('the start must fail');
+  } catch (error) {
+    assert.instance(error, Error);
+    assert.match((error as Error).message, new RegExp(`${LOG}:2: not valid JSON`));
+  }
+  assert.is(readFileSync(join(dataDir, LOG), 'utf8'), corrupt);
+  assert.not.ok(existsSync(join(dataDir, 'minihub.lock')), 'a failed start releases the lock');
+});
+
+recovery('refuses a line that is JSON but not a log record', async () => {
+  const dataDir = tempDataDir();
+  writeFileSync(join(dataDir, LOG), '{"seq":1,"time":1,"actor":"a","op":"x","changes":[{"urn":"u"}]}\n');
+  try {
+    await startServer({ dataDir });
+    assert.unreachable('the start must fail');
+  } catch (error) {
+    assert.match((error as Error).message, /catalogue\.jsonl:1: expected changes\[0\] to be \{urn, aspect, value\}/);
+  }
+});
+
+recovery.run();
+
+// ---
+
+const lock = suite('one owner per data directory');
+
+lock('refuses a second server on the same data directory, naming the owner pid', async () => {
+  const dataDir = tempDataDir();
+  const owner = await startTestServer({ dataDir });
+  try {
+    await startServer({ dataDir });
+    assert.unreachable('the second start must fail');
+  } catch (error) {
+    assert.match((error as Error).message, new RegExp(`in use by minihub process ${process.pid}`));
+  } finally {
+    await owner.close();
+  }
+  // Closing releases the lock.
+  const next = await startTestServer({ dataDir });
+  await next.close();
+});
+
+lock('takes over a lock left by a process that no longer runs', async () => {
+  const dataDir = tempDataDir();
+  // Pid 2^22+ is above Linux's pid_max default, so no live process holds it.
+  writeFileSync(join(dataDir, 'minihub.lock'), '4194999\n');
+  const hub = await startTestServer({ dataDir });
+  assert.is(readFileSync(join(dataDir, 'minihub.lock'), 'utf8').trim(), String(process.pid));
+  await hub.close();
+});
+
+lock.run();
+
+// ---
+
+const idempotent = suite('ingest');
+
+idempotent('writes nothing when the same file is ingested again', async () => {
+  const dataDir = tempDataDir();
+  const first = await startTestServer({ dataDir, seed: [SAMPLE] });
+  const written = first.seeded[0]?.written ?? 0;
+  assert.ok(written > 0);
+  const { ingest } = await import('../src/ingest/ingest.ts');
+  const again = await ingest(first.store, SAMPLE, 'urn:li:corpuser:datahub');
+  assert.is(again.written, 0);
+  assert.is(again.unchanged, written);
+  await first.close();
+  assert.is(logLines(dataDir).length, 1);
+});
+
+idempotent('keeps aspects minihub does not interpret, in the log and after a restart', async () => {
+  const dataDir = tempDataDir();
+  const record = {
+    entityType: 'dataset', entityUrn: ORDERS, changeType: 'UPSERT', aspectName: 'datasetProfile',
+    aspect: { json: { timestampMillis: 1, rowCount: 42 } },
+  };
+  const first = await startTestServer({ dataDir, seed: [[record]] });
+  await first.close();
+  const second = await startTestServer({ dataDir });
+  assert.equal(second.store.catalogue.aspect(ORDERS, 'datasetProfile'), { timestampMillis: 1, rowCount: 42 });
+  await second.close();
+});
+
+idempotent.run();
