@@ -4,6 +4,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
+import type { JsonValue } from '../src/store/json.ts';
 import { BOOTSTRAP, bootstrapAvailable, startTestServer, type TestServer } from './fixtures/server.ts';
 
 const DELETED = 'urn:li:dataset:(urn:li:dataPlatform:hive,fct_users_deleted,PROD)';
@@ -13,7 +14,7 @@ const SMOKE_FIELD = '[version=2.0].[type=boolean].field_bar';
 
 // The smoke test's own dataset, as its fixture ingests it: one Kafka v2 field that already carries an
 // editable field info (from an earlier tag add) without a description.
-const SMOKE_RECORDS = [
+const SMOKE_RECORDS: JsonValue[] = [
   {
     entityType: 'dataset', entityUrn: SMOKE, changeType: 'UPSERT', aspectName: 'schemaMetadata',
     aspect: { json: {

@@ -59,6 +59,6 @@ function readSource(path: string): string {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (error as Error).message;
-    throw new MinihubError('USAGE', `cannot read ${path}: ${why}; expected a DataHub MCE/MCP JSON or JSON-lines file`);
+    throw new MinihubError('BAD_REQUEST', `cannot read ${path}: ${why}; expected a DataHub MCE/MCP JSON or JSON-lines file`);
   }
 }

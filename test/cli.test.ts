@@ -1,0 +1,235 @@
+// The command line as a separate process: serve's banner and its curl command, the README's curl
+// commands as printed, token create, ingest, the lock between processes, help and errors.
+
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+import { ROOT, runCli, spawnServe } from './fixtures/cli.ts';
+import { BOOTSTRAP, bootstrapAvailable, SAMPLE, tempDataDir } from './fixtures/server.ts';
+
+const shell = promisify(execFile);
+const ME = JSON.stringify({ query: '{ me { corpUser { username } } }' });
+
+async function post(url: string, body: string, token?: string): Promise<{ status: number; json: any }> {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+  if (token !== undefined) headers.Authorization = `Bearer ${token}`;
+  const response = await fetch(`${url}/api/graphql`, { method: 'POST', headers, body });
+  return { status: response.status, json: await response.json() };
+}
+
+/** The curl commands of the README's code blocks, continuation lines joined. */
+function readmeCurlCommands(): string[] {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] as string);
+  return blocks.filter((block) => block.startsWith('curl ')).map((block) => block.replace(/\\\n\s*/g, ' ').trim());
+}
+
+const serve = suite('minihub serve');
+
+serve('prints a stable first line with the bound port, a token and a curl command that works as printed', async () => {
+  const dataDir = tempDataDir();
+  const server = await spawnServe(['--port', '0', '--data', dataDir, '--seed', SAMPLE]);
+  try {
+    assert.match(server.banner.split('\n')[0] as string, /^minihub listening on http:\/\/127\.0\.0\.1:\d+$/);
+    assert.not.match(server.url, /:0$/);
+    const curl = /^ {2}try {5}(curl .*)$/m.exec(server.banner)?.[1];
+    assert.ok(curl !== undefined, server.banner);
+    const { stdout } = await shell('bash', ['-c', curl]);
+    const reply = JSON.parse(stdout);
+    assert.is(reply.errors, undefined);
+    assert.match(reply.data.dataset.properties.description, /One row per order/);
+  } finally {
+    assert.is(await server.stop('SIGTERM'), 0, 'SIGTERM closes cleanly with exit code 0');
+  }
+  assert.not.ok(existsSync(join(dataDir, 'minihub.lock')), 'the lock is released');
+});
+
+serve('runs the README\'s curl commands as printed against the sample', async () => {
+  const commands = readmeCurlCommands();
+  assert.ok(commands.length >= 5, `found ${commands.length} curl commands`);
+  const server = await spawnServe(['--port', '0', '--memory', '--seed', SAMPLE, '--quiet']);
+  const token = /^ {10}(eyJ\S+)$/m.exec(server.banner)?.[1] as string;
+  try {
+    for (const command of commands) {
+      const { stdout } = await shell('bash', ['-c', command.replaceAll('http://127.0.0.1:8080', server.url)], { env: { ...process.env, TOKEN: token } });
+      const reply = JSON.parse(stdout);
+      assert.is(reply.errors, undefined, `${command}\n${stdout}`);
+      assert.ok(reply.data !== null && typeof reply.data === 'object', command);
+    }
+    // The final read-back command shows what the earlier ones wrote.
+    const last = JSON.parse((await shell('bash', ['-c', (commands.at(-1) as string).replaceAll('http://127.0.0.1:8080', server.url)], { env: { ...process.env, TOKEN: token } })).stdout);
+    assert.is(last.data.dataset.properties.description, '## Orders\nOne row per order.\n\n* paid orders only\n* amounts in EUR');
+    assert.is(last.data.dataset.schemaMetadata.fields[0].description, 'Order number, unique per shop.');
+    assert.is(last.data.tag.properties.name, 'Deprecated');
+  } finally {
+    assert.is(await server.stop('SIGINT'), 0);
+  }
+});
+
+serve('says in the banner when auth is off and answers without a token', async () => {
+  const server = await spawnServe(['--port', '0', '--memory', '--no-auth']);
+  try {
+    assert.match(server.banner, /auth {4}OFF/);
+    const reply = await post(server.url, ME);
+    assert.is(reply.json.data.me.corpUser.username, 'datahub');
+  } finally {
+    await server.stop();
+  }
+});
+
+serve('refuses a second server on the same data directory, naming the owner pid', async () => {
+  const dataDir = tempDataDir();
+  const first = await spawnServe(['--port', '0', '--data', dataDir]);
+  try {
+    const second = await runCli(['serve', '--port', '0', '--data', dataDir]);
+    assert.is(second.code, 1);
+    const pid = readFileSync(join(dataDir, 'minihub.lock'), 'utf8').trim();
+    assert.match(second.stderr, new RegExp(`in use by minihub process ${pid}`));
+  } finally {
+    await first.stop();
+  }
+});
+
+serve('refuses a port in use with a clear message', async () => {
+  const first = await spawnServe(['--port', '0', '--memory']);
+  try {
+    const port = new URL(first.url).port;
+    const second = await runCli(['serve', '--port', port, '--memory']);
+    assert.is(second.code, 1);
+    assert.match(second.stderr, /EADDRINUSE|in use/);
+  } finally {
+    await first.stop();
+  }
+});
+
+serve.run();
+
+// ---
+
+const token = suite('minihub token create');
+
+token('prints only a token that a later server accepts, and stores only its hash', async () => {
+  const dataDir = tempDataDir();
+  const ingest = await runCli(['ingest', SAMPLE, '--data', dataDir]);
+  assert.is(ingest.code, 0, ingest.stderr);
+  const created = await runCli(['token', 'create', '--user', 'alice', '--name', 'ci', '--expires', '1h', '--data', dataDir]);
+  assert.is(created.code, 0, created.stderr);
+  assert.match(created.stdout, /^eyJ[\w-]+\.[\w-]+\.[\w-]+\n$/);
+  const issued = created.stdout.trim();
+  assert.not.ok(readFileSync(join(dataDir, 'catalogue.jsonl'), 'utf8').includes(issued));
+  const server = await spawnServe(['--port', '0', '--data', dataDir]);
+  try {
+    const reply = await post(server.url, ME, issued);
+    assert.is(reply.json.data.me.corpUser.username, 'alice');
+    assert.not.ok(server.banner.includes(issued) || server.stderr().includes(issued));
+  } finally {
+    await server.stop();
+  }
+});
+
+token('refuses a user that does not exist, and bad arguments', async () => {
+  const dataDir = tempDataDir();
+  const unknown = await runCli(['token', 'create', '--user', 'nobody', '--data', dataDir]);
+  assert.is(unknown.code, 1);
+  assert.match(unknown.stderr, /no user "nobody"/);
+  assert.is(unknown.stdout, '');
+  const noUser = await runCli(['token', 'create', '--data', dataDir]);
+  assert.is(noUser.code, 2);
+  assert.match(noUser.stderr, /needs --user/);
+  const badExpiry = await runCli(['token', 'create', '--user', 'datahub', '--expires', 'soon', '--data', dataDir]);
+  assert.is(badExpiry.code, 2);
+  assert.match(badExpiry.stderr, /--expires soon is not a lifetime/);
+});
+
+token('makes a token that stops working when it expires', async () => {
+  const dataDir = tempDataDir();
+  const created = await runCli(['token', 'create', '--user', 'datahub', '--expires', '1s', '--data', dataDir]);
+  const server = await spawnServe(['--port', '0', '--data', dataDir]);
+  try {
+    assert.is((await post(server.url, ME, created.stdout.trim())).status, 200);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const expired = await post(server.url, ME, created.stdout.trim());
+    assert.is(expired.status, 401);
+    assert.match(expired.json.errors[0].message, /expired/);
+  } finally {
+    await server.stop();
+  }
+});
+
+token.run();
+
+// ---
+
+const ingest = suite('minihub ingest');
+
+ingest('reports counts per file and writes nothing the second time', async () => {
+  const dataDir = tempDataDir();
+  const first = await runCli(['ingest', SAMPLE, '--data', dataDir]);
+  assert.is(first.code, 0, first.stderr);
+  assert.match(first.stdout, /28 records, 36 aspects written, 0 unchanged, 0 rejected \(.*dataset 5/);
+  const second = await runCli(['ingest', SAMPLE, '--data', dataDir]);
+  assert.match(second.stdout, /0 aspects written, 36 unchanged/);
+  assert.is(readFileSync(join(dataDir, 'catalogue.jsonl'), 'utf8').trim().split('\n').length, 1);
+});
+
+ingest('ingests bootstrap_mce.json with no record rejected', async () => {
+  if (!bootstrapAvailable('ingest of bootstrap_mce.json')) return;
+  const result = await runCli(['ingest', BOOTSTRAP, '--data', tempDataDir()]);
+  assert.is(result.code, 0, result.stderr);
+  assert.match(result.stdout, /103 records, \d+ aspects written, 0 unchanged, 0 rejected/);
+});
+
+ingest('names rejected records, keeps the good ones and exits 1', async () => {
+  const dataDir = tempDataDir();
+  const file = join(dataDir, 'mixed.json');
+  const { writeFileSync } = await import('node:fs');
+  writeFileSync(file, [
+    JSON.stringify({ entityType: 'tag', entityUrn: 'urn:li:tag:good', changeType: 'UPSERT', aspectName: 'tagProperties', aspect: { json: { name: 'good' } } }),
+    JSON.stringify({ entityType: 'tag', entityUrn: 'not a urn', changeType: 'UPSERT', aspectName: 'tagProperties', aspect: { json: { name: 'bad' } } }),
+  ].join('\n'));
+  const result = await runCli(['ingest', file, '--data', dataDir]);
+  assert.is(result.code, 1);
+  assert.match(result.stdout, /2 records, 1 aspects written, 0 unchanged, 1 rejected/);
+  assert.match(result.stderr, /record 2: .*not a urn/);
+});
+
+ingest('fails clearly on a missing file', async () => {
+  const result = await runCli(['ingest', 'no/such/file.json', '--data', tempDataDir()]);
+  assert.is(result.code, 1);
+  assert.match(result.stderr, /cannot read no\/such\/file\.json: no such file/);
+});
+
+ingest.run();
+
+// ---
+
+const usage = suite('help and usage errors');
+
+usage('prints help for --help and each command\'s --help', async () => {
+  for (const args of [['--help'], ['serve', '--help'], ['ingest', '--help'], ['token', '--help']]) {
+    const result = await runCli(args);
+    assert.is(result.code, 0, args.join(' '));
+    assert.match(result.stdout, /Usage/);
+  }
+});
+
+usage('prints the version from package.json', async () => {
+  const result = await runCli(['--version']);
+  const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+  assert.is(result.stdout, `${version}\n`);
+});
+
+usage('exits 2 with one line naming an unknown command or option', async () => {
+  const command = await runCli(['serv']);
+  assert.is(command.code, 2);
+  assert.match(command.stderr, /unknown command "serv"/);
+  const option = await runCli(['serve', '--prot', '1']);
+  assert.is(option.code, 2);
+  assert.match(option.stderr, /Unknown option '--prot'/);
+});
+
+usage.run();
