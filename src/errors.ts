@@ -43,3 +43,16 @@ export class MinihubError extends Error {
 export function badRequest(message: string): MinihubError {
   return new MinihubError('BAD_REQUEST', message);
 }
+
+/** Why a bearer token was refused; the 401 body says which, never echoing the token. */
+export type AuthenticationFailure = 'missing' | 'malformed' | 'expired' | 'revoked';
+
+export class AuthenticationError extends MinihubError {
+  readonly reason: AuthenticationFailure;
+
+  constructor(reason: AuthenticationFailure, message: string) {
+    super('UNAUTHENTICATED', message);
+    this.name = 'AuthenticationError';
+    this.reason = reason;
+  }
+}

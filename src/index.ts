@@ -5,7 +5,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { loadSigningKey } from './auth/signing-key.ts';
-import { ROOT_USER, TokenService } from './auth/tokens.ts';
+import { TokenService } from './auth/tokens.ts';
+import { ROOT_USER } from './auth/users.ts';
 import { corpUserUrn } from './urn.ts';
 import { createRequestListener } from './http/listener.ts';
 import { ingest, type IngestReport, type IngestSource } from './ingest/ingest.ts';
@@ -87,7 +88,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     server = createServer(
       createRequestListener({
         store,
-        tokens: auth ? tokens : null,
+        tokens,
+        auth,
         maxBodyBytes,
         version: VERSION,
         logRequest,

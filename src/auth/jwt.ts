@@ -3,7 +3,7 @@
 
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-import { MinihubError } from '../errors.ts';
+import { AuthenticationError } from '../errors.ts';
 
 /** DataHub's token claims (StatelessTokenService), `exp` absent for tokens that never expire. */
 export interface TokenClaims {
@@ -43,13 +43,13 @@ export function verifyJwt(token: string, key: Buffer, now = Date.now()): TokenCl
     throw malformed('the claims are not a DataHub access token');
   }
   if (typeof claims.exp === 'number' && claims.exp * 1000 <= now) {
-    throw new MinihubError('UNAUTHENTICATED', 'the bearer token has expired');
+    throw new AuthenticationError('expired', 'the bearer token has expired');
   }
   return claims as unknown as TokenClaims;
 }
 
-function malformed(detail: string): MinihubError {
-  return new MinihubError('UNAUTHENTICATED', `the bearer token is malformed or not signed by this minihub: ${detail}`);
+function malformed(detail: string): AuthenticationError {
+  return new AuthenticationError('malformed', `the bearer token is malformed or not signed by this minihub: ${detail}`);
 }
 
 function signature(body: string, key: Buffer): string {

@@ -1,39 +1,52 @@
-// Personal access tokens as DataHub keeps them: signed JWTs whose hash (never the token) is stored as
-// a dataHubAccessToken entity, so they can be listed and revoked. Also the request's bearer check.
+// Personal access tokens as DataHub keeps them: signed JWTs whose keyed hash (never the token) is
+// stored as a dataHubAccessToken entity, so they can be listed and revoked; and the bearer check.
+// Who may issue, list or revoke is decided by the callers, through privileges.ts.
 
 import { createHmac, randomUUID } from 'node:crypto';
 
-import { MinihubError } from '../errors.ts';
-import type { AspectChange } from '../store/catalogue.ts';
+import { AuthenticationError, badRequest } from '../errors.ts';
+import type { Catalogue } from '../store/catalogue.ts';
 import { isJsonObject, type JsonObject } from '../store/json.ts';
 import type { Store } from '../store/store.ts';
 import { corpUserUrn } from '../urn.ts';
 import { signJwt, verifyJwt, TOKEN_ISSUER, type TokenClaims } from './jwt.ts';
+import { userExists } from './users.ts';
 
-export const ROOT_USER = 'datahub';
 export const TOKEN_INFO_ASPECT = 'dataHubAccessTokenInfo';
+const TOKEN_URN_PREFIX = 'urn:li:dataHubAccessToken:';
 
 export function tokenUrn(id: string): string {
-  return `urn:li:dataHubAccessToken:${id}`;
+  return `${TOKEN_URN_PREFIX}${id}`;
+}
+
+/** DataHub's AccessTokenMetadata. */
+export interface TokenMetadata {
+  urn: string;
+  id: string;
+  name: string;
+  description: string | null;
+  actorUrn: string;
+  ownerUrn: string;
+  createdAt: number;
+  expiresAt: number | null;
 }
 
 export interface IssuedToken {
   token: string;
-  id: string;
-  expiresAt: number | null;
+  metadata: TokenMetadata;
 }
 
 export interface TokenRequest {
   username: string;
   name: string;
-  description?: string;
+  description?: string | null;
   /** Lifetime in milliseconds; null never expires. */
   lifetimeMs: number | null;
-  /** Who asks for it, as a corpuser URN (recorded in the log). */
+  /** Who asks for it, as a corpuser URN: the token's owner. */
   requestedBy: string;
 }
 
-/** Issues tokens and checks the bearer token of each request against the store. */
+/** Issues tokens, lists and revokes them, and checks the bearer token of each request. */
 export class TokenService {
   readonly #key: Buffer;
   readonly #store: Store;
@@ -45,66 +58,76 @@ export class TokenService {
     this.#store = store;
   }
 
-  /** A user exists when the catalogue has its corpuser entity; the root user always exists. */
-  userExists(username: string): boolean {
-    return username === ROOT_USER || this.#store.catalogue.exists(corpUserUrn(username));
-  }
-
   /** Issues a stored personal access token for an existing user. */
   async createPersonalToken(request: TokenRequest): Promise<IssuedToken> {
     const { username, name, description, lifetimeMs, requestedBy } = request;
-    if (!this.userExists(username)) {
-      throw new MinihubError('BAD_REQUEST', `no user "${username}" in this catalogue; a token can only be made for an existing user`);
+    if (!userExists(this.#store.catalogue, username)) {
+      throw badRequest(`no user "${username}" in this catalogue; a token can only be made for an existing user`);
     }
-    const issued = this.#sign(username, 'PERSONAL', lifetimeMs);
+    const { token, id, expiresAt } = this.#sign(username, 'PERSONAL', lifetimeMs);
     const info: JsonObject = {
       name,
       actorUrn: corpUserUrn(username),
       ownerUrn: requestedBy,
       createdAt: Date.now(),
-      ...(description === undefined ? {} : { description }),
-      ...(issued.expiresAt === null ? {} : { expiresAt: issued.expiresAt }),
+      ...(description == null ? {} : { description }),
+      ...(expiresAt === null ? {} : { expiresAt }),
     };
-    const change: AspectChange = { urn: tokenUrn(issued.id), aspect: TOKEN_INFO_ASPECT, value: info };
-    await this.#store.commit('createAccessToken', requestedBy, () => [change]);
-    return issued;
+    await this.#store.commit('createAccessToken', requestedBy, () => [{ urn: tokenUrn(id), aspect: TOKEN_INFO_ASPECT, value: info }]);
+    return { token, metadata: toMetadata(tokenUrn(id), info) as TokenMetadata };
   }
 
   /** Issues a token that is valid until this process stops and is never written anywhere. */
   createSessionToken(username: string): string {
-    const issued = this.#sign(username, 'SESSION', null);
-    this.#sessionIds.add(issued.id);
-    return issued.token;
+    const { token, id } = this.#sign(username, 'SESSION', null);
+    this.#sessionIds.add(id);
+    return token;
   }
 
-  /** Resolves the `Authorization` header to the acting username, or throws UNAUTHENTICATED saying why. */
+  /** Every stored token, oldest first. */
+  list(): TokenMetadata[] {
+    return listTokens(this.#store.catalogue);
+  }
+
+  /** The stored token with `id`; a 400 naming the id when there is none. */
+  find(id: string): TokenMetadata {
+    const metadata = toMetadata(tokenUrn(id), this.#store.catalogue.aspect(tokenUrn(id), TOKEN_INFO_ASPECT));
+    if (metadata === null) throw badRequest(`no access token with id "${id}"; list them with listAccessTokens or "token list"`);
+    return metadata;
+  }
+
+  /** Deletes the token's record, so the token is refused from now on. */
+  async revoke(id: string, requestedBy: string): Promise<void> {
+    await this.#store.commit('revokeAccessToken', requestedBy, (reader) => {
+      if (reader.aspect(tokenUrn(id), TOKEN_INFO_ASPECT) === undefined) throw badRequest(`no access token with id "${id}"`);
+      return [{ urn: tokenUrn(id), aspect: TOKEN_INFO_ASPECT, value: null }];
+    });
+  }
+
+  /** Resolves the `Authorization` header to the acting username, or throws saying why it cannot. */
   authenticate(header: string | undefined): string {
     if (header === undefined || header.trim() === '') {
-      throw new MinihubError('UNAUTHENTICATED', 'the request has no Authorization header; expected "Authorization: Bearer <token>"');
+      throw new AuthenticationError('missing', 'the request has no Authorization header; expected "Authorization: Bearer <token>"');
     }
     const match = /^Bearer +(\S+)\s*$/i.exec(header);
-    if (match === null) {
-      throw new MinihubError('UNAUTHENTICATED', 'the Authorization header is malformed; expected "Bearer <token>"');
-    }
+    if (match === null) throw new AuthenticationError('malformed', 'the Authorization header is malformed; expected "Bearer <token>"');
     const token = match[1] as string;
     const claims = verifyJwt(token, this.#key);
     const id = this.#tokenId(token);
     if (this.#sessionIds.has(id)) return claims.actorId;
     const info = this.#store.catalogue.aspect(tokenUrn(id), TOKEN_INFO_ASPECT);
-    if (!isJsonObject(info)) {
-      throw new MinihubError('UNAUTHENTICATED', 'the bearer token has been revoked or was not issued by this minihub');
-    }
+    if (!isJsonObject(info)) throw new AuthenticationError('revoked', 'the bearer token has been revoked or was not issued by this minihub');
     // A valid signature is not enough: the stored record must agree with the claims.
     if (info.actorUrn !== corpUserUrn(claims.actorId)) {
-      throw new MinihubError('UNAUTHENTICATED', 'the bearer token does not match the token this minihub issued');
+      throw new AuthenticationError('malformed', 'the bearer token does not match the token this minihub issued');
     }
     if (typeof info.expiresAt === 'number' && info.expiresAt <= Date.now()) {
-      throw new MinihubError('UNAUTHENTICATED', 'the bearer token has expired');
+      throw new AuthenticationError('expired', 'the bearer token has expired');
     }
     return claims.actorId;
   }
 
-  #sign(username: string, type: TokenClaims['type'], lifetimeMs: number | null): IssuedToken {
+  #sign(username: string, type: TokenClaims['type'], lifetimeMs: number | null): { token: string; id: string; expiresAt: number | null } {
     const now = Date.now();
     const expiresAt = lifetimeMs === null ? null : now + lifetimeMs;
     const claims: TokenClaims = {
@@ -126,4 +149,28 @@ export class TokenService {
   #tokenId(token: string): string {
     return createHmac('sha256', this.#key).update(token).digest('base64url');
   }
+}
+
+export function listTokens(catalogue: Catalogue): TokenMetadata[] {
+  const tokens: TokenMetadata[] = [];
+  for (const urn of catalogue.urnsOfType('dataHubAccessToken')) {
+    const metadata = toMetadata(urn, catalogue.aspect(urn, TOKEN_INFO_ASPECT));
+    if (metadata !== null) tokens.push(metadata);
+  }
+  return tokens.sort((a, b) => a.createdAt - b.createdAt);
+}
+
+function toMetadata(urn: string, info: unknown): TokenMetadata | null {
+  if (!isJsonObject(info)) return null;
+  const text = (key: string) => (typeof info[key] === 'string' ? (info[key] as string) : null);
+  return {
+    urn,
+    id: urn.slice(TOKEN_URN_PREFIX.length),
+    name: text('name') ?? '',
+    description: text('description'),
+    actorUrn: text('actorUrn') ?? '',
+    ownerUrn: text('ownerUrn') ?? '',
+    createdAt: typeof info.createdAt === 'number' ? info.createdAt : 0,
+    expiresAt: typeof info.expiresAt === 'number' ? info.expiresAt : null,
+  };
 }

@@ -1,6 +1,6 @@
 // `minihub ingest FILE...`: loads DataHub files into a data directory, one line of counts per file.
 
-import { ROOT_USER } from '../auth/tokens.ts';
+import { ROOT_USER } from '../auth/users.ts';
 import { MinihubError } from '../errors.ts';
 import { ingest } from '../ingest/ingest.ts';
 import { Store } from '../store/store.ts';

@@ -1,7 +1,8 @@
 // `minihub token create`: issues a personal access token from the command line and prints only it.
 
 import { loadSigningKey } from '../auth/signing-key.ts';
-import { ROOT_USER, TokenService } from '../auth/tokens.ts';
+import { TokenService } from '../auth/tokens.ts';
+import { ROOT_USER } from '../auth/users.ts';
 import { MinihubError } from '../errors.ts';
 import { Store } from '../store/store.ts';
 import { corpUserUrn } from '../urn.ts';

@@ -4,8 +4,8 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 
 import type { TokenService } from '../auth/tokens.ts';
-import { ROOT_USER } from '../auth/tokens.ts';
-import { MinihubError } from '../errors.ts';
+import { ROOT_USER } from '../auth/users.ts';
+import { AuthenticationError, MinihubError } from '../errors.ts';
 import { GraphQLExecutor, readGraphQLParams } from '../graphql/execute-request.ts';
 import type { Store } from '../store/store.ts';
 import { readBody } from './body.ts';
@@ -13,8 +13,9 @@ import { HttpError, sendHttpError, sendJson } from './reply.ts';
 
 export interface ListenerOptions {
   store: Store;
-  /** Checks bearer tokens; null turns authentication off and every request acts as `datahub`. */
-  tokens: TokenService | null;
+  tokens: TokenService;
+  /** Check bearer tokens; false acts as the root user `datahub` for every request. */
+  auth: boolean;
   maxBodyBytes: number;
   version: string;
   /** One line per answered request. */
@@ -26,14 +27,14 @@ export interface ListenerOptions {
 const ENDPOINTS = ['POST /api/graphql', 'GET /health', 'GET /config'];
 
 export function createRequestListener(options: ListenerOptions): RequestListener {
-  const { store, tokens, maxBodyBytes, version, logRequest, logError } = options;
+  const { store, tokens, auth, maxBodyBytes, version, logRequest, logError } = options;
   const executor = new GraphQLExecutor(logError);
 
   async function graphql(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== 'POST') {
       throw new HttpError(405, `${req.method} is not supported on /api/graphql; send a POST with a JSON body`, { Allow: 'POST' });
     }
-    const actor = authenticate(tokens, req.headers.authorization);
+    const actor = auth ? authenticate(tokens, req.headers.authorization) : ROOT_USER;
     const contentType = req.headers['content-type'] ?? '';
     if (!/^application\/json\s*(;|$)/i.test(contentType)) {
       throw new HttpError(415, `Content-Type ${contentType === '' ? 'is missing' : `"${contentType}" is not supported`}; expected application/json`);
@@ -52,7 +53,7 @@ export function createRequestListener(options: ListenerOptions): RequestListener
       if (error instanceof MinihubError) throw new HttpError(400, error.message);
       throw error;
     }
-    sendJson(res, 200, await executor.run(params, { store, actor }));
+    sendJson(res, 200, await executor.run(params, { store, tokens, actor }));
   }
 
   function route(req: IncomingMessage, res: ServerResponse): Promise<void> | void {
@@ -94,13 +95,15 @@ export function createRequestListener(options: ListenerOptions): RequestListener
   };
 }
 
-function authenticate(tokens: TokenService | null, header: string | undefined): string {
-  if (tokens === null) return ROOT_USER;
+function authenticate(tokens: TokenService, header: string | undefined): string {
   try {
     return tokens.authenticate(header);
   } catch (error) {
-    if (error instanceof MinihubError && error.code === 'UNAUTHENTICATED') {
-      throw new HttpError(401, error.message, { 'WWW-Authenticate': 'Bearer realm="minihub"' }, { code: 401, type: 'UNAUTHENTICATED' });
+    if (error instanceof AuthenticationError) {
+      const extensions = { code: 401, type: 'UNAUTHENTICATED', reason: error.reason };
+      // RFC 6750: a request without credentials gets the challenge alone, a bad token an error code too.
+      const challenge = error.reason === 'missing' ? 'Bearer realm="minihub"' : 'Bearer realm="minihub", error="invalid_token"';
+      throw new HttpError(401, error.message, { 'WWW-Authenticate': challenge }, extensions);
     }
     throw error;
   }

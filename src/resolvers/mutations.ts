@@ -3,6 +3,7 @@
 
 import { randomUUID } from 'node:crypto';
 
+import { requirePrivileges, type Privilege } from '../auth/privileges.ts';
 import { badRequest } from '../errors.ts';
 import type { AspectChange, AspectReader } from '../store/catalogue.ts';
 import type { JsonObject } from '../store/json.ts';
@@ -30,10 +31,17 @@ interface CreateTagInput {
 }
 
 const LINK_ENTITY_TYPES = ['dataset', 'container'];
+const EDIT_DOCS: Privilege[][] = [['EDIT_ENTITY'], ['EDIT_ENTITY_DOCS']];
+const EDIT_LINKS: Privilege[][] = [['EDIT_ENTITY'], ['EDIT_ENTITY_DOC_LINKS']];
 
 export const mutations = {
   async updateDataset({ urn, input }: { urn: string; input: DatasetUpdateInput }, { store, actor }: RequestContext) {
     const key = parseDatasetUrn(urn);
+    // EDIT_ENTITY, or every section's own privilege (none for an empty input), as DataHub checks it.
+    const specific: Privilege[] = [];
+    if (input.editableProperties != null) specific.push('EDIT_ENTITY_DOCS');
+    if (input.institutionalMemory != null) specific.push('EDIT_ENTITY_DOC_LINKS');
+    requirePrivileges(store.catalogue, actor, urn, [['EDIT_ENTITY'], specific]);
     const actorUrn = corpUserUrn(actor);
     const links = (input.institutionalMemory?.elements ?? []).map((element): NewLink => {
       if (element.description == null) {
@@ -60,15 +68,18 @@ export const mutations = {
     let build: (reader: AspectReader) => AspectChange[];
     if (entityType === 'dataset') {
       parseDatasetUrn(resourceUrn);
+      requirePrivileges(store.catalogue, actor, resourceUrn, [['EDIT_ENTITY'], ['EDIT_DATASET_COL_DESCRIPTION']]);
       if (subResourceType == null) throw badRequest('Update description without subresource is not currently supported');
       build = (reader) => [editFieldDescription(reader, resourceUrn, subResource ?? 'null', description)];
     } else if (entityType === 'container') {
+      requirePrivileges(store.catalogue, actor, resourceUrn, EDIT_DOCS);
       build = (reader) => {
         requireExisting(reader, resourceUrn);
         const editable = reader.aspect(resourceUrn, 'editableContainerProperties');
         return [{ urn: resourceUrn, aspect: 'editableContainerProperties', value: { ...asObject(editable), description } }];
       };
     } else if (entityType === 'tag') {
+      requirePrivileges(store.catalogue, actor, resourceUrn, EDIT_DOCS);
       build = (reader) => {
         requireExisting(reader, resourceUrn);
         const properties = reader.aspect(resourceUrn, 'tagProperties');
@@ -86,6 +97,7 @@ export const mutations = {
   },
 
   async createTag({ input }: { input: CreateTagInput }, { store, actor }: RequestContext): Promise<string> {
+    requirePrivileges(store.catalogue, actor, null, [['CREATE_TAGS'], ['MANAGE_TAGS']]);
     if (input.id != null && (input.id === '' || input.id.trim() !== input.id)) {
       throw badRequest(`tag id ${JSON.stringify(input.id)} is not usable: expected a non-empty id without leading or trailing whitespace`);
     }
@@ -108,6 +120,7 @@ export const mutations = {
   async addLink({ input }: { input: { linkUrl: string; label: string; resourceUrn: string } }, { store, actor }: RequestContext) {
     const { linkUrl, label, resourceUrn } = input;
     expectLinkTarget(resourceUrn);
+    requirePrivileges(store.catalogue, actor, resourceUrn, EDIT_LINKS);
     const actorUrn = corpUserUrn(actor);
     const link: NewLink = { url: linkUrl, description: label, author: actorUrn, time: Date.now() };
     await store.commit('addLink', actorUrn, (reader) => {
@@ -120,6 +133,7 @@ export const mutations = {
   async removeLink({ input }: { input: { linkUrl: string; resourceUrn: string } }, { store, actor }: RequestContext) {
     const { linkUrl, resourceUrn } = input;
     expectLinkTarget(resourceUrn);
+    requirePrivileges(store.catalogue, actor, resourceUrn, EDIT_LINKS);
     await store.commit('removeLink', corpUserUrn(actor), (reader) => {
       requireExisting(reader, resourceUrn);
       return removeLinkChange(reader, resourceUrn, linkUrl);

@@ -1,6 +1,7 @@
 // Query root fields. Root-value resolvers follow graphql-js's default field resolver: each is called
 // as (args, context, info), and nested fields resolve through the view objects they return.
 
+import { platformPrivileges } from '../auth/privileges.ts';
 import { badRequest } from '../errors.ts';
 import { corpUserUrn, parseDatasetUrn, parseUrn } from '../urn.ts';
 import type { RequestContext } from './context.ts';
@@ -30,10 +31,15 @@ export const queries = {
   },
 
   me(_args: unknown, { store, actor }: RequestContext) {
-    // Until roles arrive every authenticated user may do everything minihub offers.
+    const held = platformPrivileges(store.catalogue, actor);
     return {
       corpUser: new CorpUserView(store.catalogue, corpUserUrn(actor)),
-      platformPrivileges: { generatePersonalAccessTokens: true, manageTokens: true, manageTags: true, createTags: true },
+      platformPrivileges: {
+        generatePersonalAccessTokens: held.has('GENERATE_PERSONAL_ACCESS_TOKENS'),
+        manageTokens: held.has('MANAGE_ACCESS_TOKENS'),
+        manageTags: held.has('MANAGE_TAGS'),
+        createTags: held.has('CREATE_TAGS'),
+      },
     };
   },
 };

@@ -1,0 +1,90 @@
+// The one place that decides what an actor may do: roles and ownership mapped to DataHub's privilege
+// names, as DataHub's default policies grant them. Resolvers ask it; it reads the catalogue, never writes.
+
+import { MinihubError } from '../errors.ts';
+import type { AspectReader } from '../store/catalogue.ts';
+import { isJsonObject } from '../store/json.ts';
+import { corpUserUrn } from '../urn.ts';
+
+export type Privilege =
+  | 'EDIT_ENTITY'
+  | 'EDIT_ENTITY_DOCS'
+  | 'EDIT_ENTITY_DOC_LINKS'
+  | 'EDIT_DATASET_COL_DESCRIPTION'
+  | 'CREATE_TAGS'
+  | 'MANAGE_TAGS'
+  | 'GENERATE_PERSONAL_ACCESS_TOKENS'
+  | 'MANAGE_ACCESS_TOKENS';
+
+export const ROLES = ['Admin', 'Editor', 'Reader'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const ROOT_USER = 'datahub';
+export const ROLE_ASPECT = 'roleMembership';
+
+const EDIT_PRIVILEGES: Privilege[] = ['EDIT_ENTITY', 'EDIT_ENTITY_DOCS', 'EDIT_ENTITY_DOC_LINKS', 'EDIT_DATASET_COL_DESCRIPTION'];
+
+// Platform privileges: DataHub's "all users" policy gives everyone token generation (dataHubPolicy:7).
+const EVERYONE: Privilege[] = ['GENERATE_PERSONAL_ACCESS_TOKENS'];
+const PLATFORM: Record<Role, Privilege[]> = {
+  Admin: ['CREATE_TAGS', 'MANAGE_TAGS', 'MANAGE_ACCESS_TOKENS', 'GENERATE_PERSONAL_ACCESS_TOKENS'],
+  Editor: ['MANAGE_TAGS'],
+  Reader: [],
+};
+// Privileges on every entity, by role; owners get theirs on what they own ("asset owners" policy).
+const ON_EVERY_ENTITY: Record<Role, Privilege[]> = { Admin: EDIT_PRIVILEGES, Editor: EDIT_PRIVILEGES, Reader: [] };
+const ON_OWNED_ENTITY: Privilege[] = ['EDIT_ENTITY_DOCS', 'EDIT_ENTITY_DOC_LINKS', 'EDIT_DATASET_COL_DESCRIPTION'];
+
+export const UNAUTHORIZED_MESSAGE = 'Unauthorized to perform this action. Please contact your DataHub administrator.';
+
+/** `urn:li:dataHubRole:Editor` → `Editor`, for the roles minihub knows. */
+export function roleOfUrn(urn: string): Role | undefined {
+  const name = urn.slice('urn:li:dataHubRole:'.length);
+  return urn.startsWith('urn:li:dataHubRole:') ? ROLES.find((role) => role === name) : undefined;
+}
+
+export function roleUrn(role: Role): string {
+  return `urn:li:dataHubRole:${role}`;
+}
+
+/** The user's role from its roleMembership aspect; the root user is always Admin. */
+export function roleOf(reader: AspectReader, username: string): Role | null {
+  if (username === ROOT_USER) return 'Admin';
+  const membership = reader.aspect(corpUserUrn(username), ROLE_ASPECT);
+  const roles = isJsonObject(membership) && Array.isArray(membership.roles) ? membership.roles : [];
+  for (const urn of roles) {
+    const role = typeof urn === 'string' ? roleOfUrn(urn) : undefined;
+    if (role !== undefined) return role;
+  }
+  return null;
+}
+
+export function platformPrivileges(reader: AspectReader, username: string): Set<Privilege> {
+  const role = roleOf(reader, username);
+  return new Set([...EVERYONE, ...(role === null ? [] : PLATFORM[role])]);
+}
+
+/** Privileges the user holds on one entity: its role's, plus the owners' when it owns the entity. */
+export function entityPrivileges(reader: AspectReader, username: string, urn: string): Set<Privilege> {
+  const role = roleOf(reader, username);
+  const held = new Set<Privilege>(role === null ? [] : ON_EVERY_ENTITY[role]);
+  if (isOwner(reader, username, urn)) for (const privilege of ON_OWNED_ENTITY) held.add(privilege);
+  return held;
+}
+
+export function isOwner(reader: AspectReader, username: string, urn: string): boolean {
+  const ownership = reader.aspect(urn, 'ownership');
+  const owners = isJsonObject(ownership) && Array.isArray(ownership.owners) ? ownership.owners : [];
+  const me = corpUserUrn(username);
+  return owners.some((owner) => isJsonObject(owner) && owner.owner === me);
+}
+
+/**
+ * DataHub's check: passes when the user holds every privilege of at least one group, on `urn` (or on
+ * the platform when `urn` is null); otherwise throws DataHub's 403.
+ */
+export function requirePrivileges(reader: AspectReader, username: string, urn: string | null, anyOf: Privilege[][]): void {
+  const held = urn === null ? platformPrivileges(reader, username) : entityPrivileges(reader, username, urn);
+  if (anyOf.some((group) => group.every((privilege) => held.has(privilege)))) return;
+  throw new MinihubError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
+}

@@ -1,0 +1,98 @@
+// Access-token operations over GraphQL (DataHub's auth.graphql): create, list, revoke. Who may do
+// what is asked of privileges.ts: yourself always, anyone else only with MANAGE_ACCESS_TOKENS.
+
+import { platformPrivileges, requirePrivileges, UNAUTHORIZED_MESSAGE } from '../auth/privileges.ts';
+import type { TokenMetadata } from '../auth/tokens.ts';
+import { badRequest, MinihubError } from '../errors.ts';
+import { corpUserUrn, parseUrn } from '../urn.ts';
+import type { RequestContext } from './context.ts';
+
+const DAY = 86_400_000;
+// ONE_WEEK is in DataHub's enum but unmapped there (it errors); minihub gives it its plain meaning.
+const DURATIONS: Record<string, number | null> = {
+  ONE_HOUR: 3_600_000,
+  ONE_DAY: DAY,
+  ONE_WEEK: 7 * DAY,
+  ONE_MONTH: 30 * DAY,
+  THREE_MONTHS: 90 * DAY,
+  SIX_MONTHS: 180 * DAY,
+  ONE_YEAR: 365 * DAY,
+  NO_EXPIRY: null,
+};
+
+interface CreateAccessTokenInput {
+  type: 'PERSONAL';
+  actorUrn: string;
+  duration: string;
+  name: string;
+  description?: string | null;
+}
+
+interface ListAccessTokenInput {
+  start?: number | null;
+  count?: number | null;
+  filters?: { field: string; value?: string | null; values?: string[] | null }[] | null;
+}
+
+const FILTER_FIELDS = ['ownerUrn', 'actorUrn'] as const;
+
+export const accessTokenQueries = {
+  listAccessTokens({ input }: { input: ListAccessTokenInput }, { store, tokens, actor }: RequestContext) {
+    const me = corpUserUrn(actor);
+    const filters = (input.filters ?? []).map(({ field, value, values }) => {
+      if (!(FILTER_FIELDS as readonly string[]).includes(field)) {
+        throw badRequest(`cannot filter access tokens on "${field}"; expected one of ${FILTER_FIELDS.join(', ')}`);
+      }
+      return { field: field as (typeof FILTER_FIELDS)[number], values: values ?? (value == null ? [] : [value]) };
+    });
+    // DataHub lets a user list tokens only through a filter on itself, unless it manages all tokens.
+    const viewingSelf = filters.some(({ values }) => values.length > 0 && values.every((urn) => urn === me));
+    if (!viewingSelf && !platformPrivileges(store.catalogue, actor).has('MANAGE_ACCESS_TOKENS')) {
+      throw new MinihubError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
+    }
+    const matching = tokens.list().filter((token) => filters.every(({ field, values }) => values.includes(token[field])));
+    const start = Math.max(0, input.start ?? 0);
+    const page = matching.slice(start, start + Math.max(0, input.count ?? 20));
+    return { start, count: page.length, total: matching.length, tokens: page.map(metadataView) };
+  },
+};
+
+export const accessTokenMutations = {
+  async createAccessToken({ input }: { input: CreateAccessTokenInput }, { store, tokens, actor }: RequestContext) {
+    const target = parseUrn(input.actorUrn);
+    if (target.entityType !== 'corpuser') throw badRequest(`actorUrn "${input.actorUrn}" is not a user urn; expected urn:li:corpuser:<name>`);
+    const username = input.actorUrn.slice('urn:li:corpuser:'.length);
+    requirePrivileges(store.catalogue, actor, null, [
+      username === actor ? ['GENERATE_PERSONAL_ACCESS_TOKENS'] : ['MANAGE_ACCESS_TOKENS'],
+    ]);
+    const lifetimeMs = DURATIONS[input.duration];
+    if (lifetimeMs === undefined) throw badRequest(`unknown duration ${input.duration}`);
+    const issued = await tokens.createPersonalToken({
+      username,
+      name: input.name,
+      description: input.description,
+      lifetimeMs,
+      requestedBy: corpUserUrn(actor),
+    });
+    return { accessToken: issued.token, metadata: metadataView(issued.metadata) };
+  },
+
+  async revokeAccessToken({ tokenId }: { tokenId: string }, { store, tokens, actor }: RequestContext): Promise<boolean> {
+    const me = corpUserUrn(actor);
+    const mayManage = platformPrivileges(store.catalogue, actor).has('MANAGE_ACCESS_TOKENS');
+    // Checked before existence, so an id that is not yours reveals nothing about whether it exists.
+    const token = mayManage ? tokens.find(tokenId) : ownToken(tokens.list(), tokenId, me);
+    await tokens.revoke(token.id, me);
+    return true;
+  },
+};
+
+function ownToken(list: TokenMetadata[], id: string, me: string): TokenMetadata {
+  const token = list.find((candidate) => candidate.id === id);
+  if (token === undefined || (token.actorUrn !== me && token.ownerUrn !== me)) throw new MinihubError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
+  return token;
+}
+
+function metadataView(metadata: TokenMetadata) {
+  return { ...metadata, type: 'ACCESS_TOKEN' };
+}
