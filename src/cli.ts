@@ -6,12 +6,14 @@ import { MAIN_HELP } from './cli/help.ts';
 import { ingestCommand } from './cli/ingest-command.ts';
 import { serve } from './cli/serve.ts';
 import { tokenCommand } from './cli/token-command.ts';
+import { userCommand } from './cli/user-command.ts';
 import { VERSION } from './version.ts';
 
 const COMMANDS: Record<string, (args: string[], env: NodeJS.ProcessEnv) => Promise<number | 'running'>> = {
   serve,
   ingest: ingestCommand,
   token: tokenCommand,
+  user: userCommand,
 };
 
 async function main(argv: string[]): Promise<number | 'running'> {

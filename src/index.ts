@@ -47,6 +47,11 @@ export interface RunningServer {
   /** What each seed added; empty when the data directory already held a catalogue. */
   seeded: IngestReport[];
   store: Store;
+  /**
+   * Issues a stored personal access token for an existing user, e.g. to test what a user may do.
+   * `lifetimeMs` null (the default) never expires.
+   */
+  createToken(username: string, options?: { name?: string; lifetimeMs?: number | null }): Promise<string>;
   /** Back to the seeded state (memory stores only). */
   reset(): Promise<void>;
   /** Stops listening, drops open connections and closes the store. */
@@ -106,6 +111,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       token,
       seeded,
       store,
+      async createToken(username, { name = 'minihub library token', lifetimeMs = null } = {}) {
+        const issued = await tokens.createPersonalToken({ username, name, lifetimeMs, requestedBy: corpUserUrn(ROOT_USER) });
+        return issued.token;
+      },
       async reset() {
         store.clear();
         await seedAll();

@@ -170,9 +170,9 @@ ingest('reports counts per file and writes nothing the second time', async () =>
   const dataDir = tempDataDir();
   const first = await runCli(['ingest', SAMPLE, '--data', dataDir]);
   assert.is(first.code, 0, first.stderr);
-  assert.match(first.stdout, /28 records, 36 aspects written, 0 unchanged, 0 rejected \(.*dataset 5/);
+  assert.match(first.stdout, /31 records, 39 aspects written, 0 unchanged, 0 rejected \(.*dataset 5/);
   const second = await runCli(['ingest', SAMPLE, '--data', dataDir]);
-  assert.match(second.stdout, /0 aspects written, 36 unchanged/);
+  assert.match(second.stdout, /0 aspects written, 39 unchanged/);
   assert.is(readFileSync(join(dataDir, 'catalogue.jsonl'), 'utf8').trim().split('\n').length, 1);
 });
 

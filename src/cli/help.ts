@@ -6,6 +6,9 @@ Usage
   minihub serve [options]              run the catalogue over HTTP (POST /api/graphql)
   minihub ingest FILE... [--data DIR]  load DataHub MCE/MCP files into the data directory
   minihub token create --user NAME     issue a personal access token (prints only the token)
+  minihub token list | revoke ID       list or revoke stored access tokens
+  minihub user add NAME --role ROLE    add a user (roles: Admin, Editor, Reader)
+  minihub user list | role NAME ROLE   list users, or change a user's role
   minihub --help | --version
 
 Run "minihub COMMAND --help" for a command's options.
@@ -38,15 +41,36 @@ The server must not be running on the same data directory.
   -h, --help       this text
 `;
 
-export const TOKEN_HELP = `Usage: minihub token create --user NAME [options]
+export const TOKEN_HELP = `Usage: minihub token create --user NAME [--name TEXT] [--expires WHEN] [--data DIR]
+       minihub token list [--user NAME] [--data DIR]
+       minihub token revoke ID [--data DIR]
 
-Issues a DataHub-style personal access token for an existing user and prints only the token,
-so that TOKEN=$(minihub token create --user datahub) works. The data directory keeps only a
-hash of it. The server must not be running on the same data directory.
+create issues a DataHub-style personal access token for an existing user and prints only the
+token, so that TOKEN=$(minihub token create --user datahub) works; the data directory keeps only
+a keyed hash of it. list shows every stored token (never the token itself) with its ID; revoke ID
+makes that token fail with 401 from now on. The server must not be running on the same data
+directory; a running server offers the same through createAccessToken, listAccessTokens and
+revokeAccessToken.
 
-      --user NAME      the user the token acts as ("datahub" always exists)
+      --user NAME      create: the user the token acts as ("datahub" always exists)
+                       list: only that user's tokens
       --name TEXT      a name to recognise the token by         (default: "minihub cli token")
       --expires WHEN   lifetime: 90s, 15m, 1h, 30d, or never     (default: 30d)
       --data DIR       data directory                           (default: data, env MINIHUB_DATA)
   -h, --help           this text
+`;
+
+export const USER_HELP = `Usage: minihub user add NAME [--role ROLE] [--data DIR]
+       minihub user role NAME ROLE [--data DIR]
+       minihub user list [--data DIR]
+
+Users come from ingested corpuser entities and from "user add". Roles decide what a user's tokens
+may do, as DataHub's default policies do: Admin everything; Editor edits descriptions, links and
+column descriptions, and creates tags; Reader reads. A user without a role reads, makes tokens for
+itself, and edits the entities it owns. ROLE is Admin, Editor, Reader or none. The root user
+"datahub" is always Admin. The server must not be running on the same data directory.
+
+      --role ROLE   add: the new user's role                    (default: none)
+      --data DIR    data directory                              (default: data, env MINIHUB_DATA)
+  -h, --help        this text
 `;

@@ -3,11 +3,11 @@
 import { ROOT_USER } from '../auth/users.ts';
 import { MinihubError } from '../errors.ts';
 import { ingest } from '../ingest/ingest.ts';
-import { Store } from '../store/store.ts';
 import { corpUserUrn } from '../urn.ts';
 import { INGEST_HELP } from './help.ts';
 import { dataDirOf, parse } from './options.ts';
 import { describeReport } from './report.ts';
+import { withStore } from './with-store.ts';
 
 export async function ingestCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const { values, positionals } = parse(args, { data: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, true);
@@ -16,9 +16,8 @@ export async function ingestCommand(args: string[], env: NodeJS.ProcessEnv): Pro
     return 0;
   }
   if (positionals.length === 0) throw new MinihubError('USAGE', 'ingest needs at least one FILE');
-  const store = await Store.open({ dataDir: dataDirOf(values.data, env), warn: (message) => process.stderr.write(`minihub: ${message}\n`) });
   let rejected = 0;
-  try {
+  await withStore(dataDirOf(values.data, env), async (store) => {
     for (const file of positionals) {
       process.stdout.write(`ingesting ${file}\n`);
       const report = await ingest(store, file, corpUserUrn(ROOT_USER));
@@ -26,9 +25,7 @@ export async function ingestCommand(args: string[], env: NodeJS.ProcessEnv): Pro
       for (const { record, reason } of report.rejected) process.stderr.write(`  rejected ${file} record ${record}: ${reason}\n`);
       rejected += report.rejected.length;
     }
-  } finally {
-    await store.close();
-  }
+  });
   if (rejected > 0) process.stderr.write(`minihub: ${rejected} records were rejected; the others were ingested\n`);
   return rejected > 0 ? 1 : 0;
 }

@@ -1,13 +1,14 @@
-// `minihub token create`: issues a personal access token from the command line and prints only it.
+// `minihub token create | list | revoke`: the token lifecycle from the command line, acting as the
+// root user on a data directory no server is using. `create` prints only the token.
 
 import { loadSigningKey } from '../auth/signing-key.ts';
-import { TokenService } from '../auth/tokens.ts';
+import { TokenService, type TokenMetadata } from '../auth/tokens.ts';
 import { ROOT_USER } from '../auth/users.ts';
 import { MinihubError } from '../errors.ts';
-import { Store } from '../store/store.ts';
 import { corpUserUrn } from '../urn.ts';
 import { TOKEN_HELP } from './help.ts';
 import { dataDirOf, parse, parseLifetime } from './options.ts';
+import { withStore } from './with-store.ts';
 
 export async function tokenCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const { values, positionals } = parse(
@@ -25,24 +26,44 @@ export async function tokenCommand(args: string[], env: NodeJS.ProcessEnv): Prom
     process.stdout.write(TOKEN_HELP);
     return values.help ? 0 : 2;
   }
-  if (positionals[0] !== 'create' || positionals.length > 1) {
-    throw new MinihubError('USAGE', `unknown token command "${positionals.join(' ')}"; expected "token create --user NAME"`);
-  }
-  if (values.user === undefined) throw new MinihubError('USAGE', 'token create needs --user NAME');
-  const lifetimeMs = parseLifetime(values.expires ?? '30d');
+  const [action, ...rest] = positionals;
   const dataDir = dataDirOf(values.data, env);
-  const store = await Store.open({ dataDir, warn: (message) => process.stderr.write(`minihub: ${message}\n`) });
-  try {
-    const tokens = new TokenService(loadSigningKey(dataDir), store);
-    const issued = await tokens.createPersonalToken({
-      username: values.user,
-      name: values.name ?? 'minihub cli token',
-      lifetimeMs,
-      requestedBy: corpUserUrn(ROOT_USER),
-    });
+  const withTokens = <T>(run: (tokens: TokenService) => Promise<T>) =>
+    withStore(dataDir, (store) => run(new TokenService(loadSigningKey(dataDir), store)));
+
+  if (action === 'create' && rest.length === 0) {
+    if (values.user === undefined) throw new MinihubError('USAGE', 'token create needs --user NAME');
+    const username = values.user;
+    const lifetimeMs = parseLifetime(values.expires ?? '30d');
+    const issued = await withTokens((tokens) =>
+      tokens.createPersonalToken({ username, name: values.name ?? 'minihub cli token', lifetimeMs, requestedBy: corpUserUrn(ROOT_USER) }),
+    );
     process.stdout.write(`${issued.token}\n`);
-  } finally {
-    await store.close();
+    return 0;
   }
-  return 0;
+  if (action === 'list' && rest.length === 0) {
+    const list = await withTokens(async (tokens) => tokens.list());
+    const shown = values.user === undefined ? list : list.filter((token) => token.actorUrn === corpUserUrn(values.user as string));
+    process.stdout.write(formatTokens(shown));
+    return 0;
+  }
+  if (action === 'revoke' && rest.length === 1) {
+    const id = rest[0] as string;
+    await withTokens((tokens) => tokens.revoke(id, corpUserUrn(ROOT_USER)));
+    process.stdout.write(`revoked ${id}\n`);
+    return 0;
+  }
+  throw new MinihubError('USAGE', `unknown token command "${positionals.join(' ')}"; expected create, list or revoke ID`);
+}
+
+function formatTokens(tokens: TokenMetadata[]): string {
+  if (tokens.length === 0) return 'no access tokens\n';
+  const date = (ms: number | null) => (ms === null ? 'never' : new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z'));
+  const rows = tokens.map((token) => [
+    token.id, token.actorUrn.replace('urn:li:corpuser:', ''), token.name, date(token.createdAt), date(token.expiresAt),
+  ]);
+  const header = ['ID', 'USER', 'NAME', 'CREATED', 'EXPIRES'];
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] as string).length)));
+  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column] as number)).join('  ').trimEnd();
+  return [line(header), ...rows.map(line)].join('\n') + '\n';
 }

@@ -10,6 +10,7 @@ import { GraphQLExecutor, readGraphQLParams } from '../graphql/execute-request.t
 import type { Store } from '../store/store.ts';
 import { readBody } from './body.ts';
 import { HttpError, sendHttpError, sendJson } from './reply.ts';
+import { createStaticFiles, GRAPHIQL_PATH } from './static-files.ts';
 
 export interface ListenerOptions {
   store: Store;
@@ -24,11 +25,13 @@ export interface ListenerOptions {
   logError: (error: unknown) => void;
 }
 
-const ENDPOINTS = ['POST /api/graphql', 'GET /health', 'GET /config'];
+const ENDPOINTS = ['POST /api/graphql', 'GET /api/graphiql', 'GET /health', 'GET /config'];
 
 export function createRequestListener(options: ListenerOptions): RequestListener {
   const { store, tokens, auth, maxBodyBytes, version, logRequest, logError } = options;
   const executor = new GraphQLExecutor(logError);
+  // The GraphiQL page and its assets need no token: the queries it sends carry the one typed into it.
+  const graphiql = createStaticFiles();
 
   async function graphql(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (req.method !== 'POST') {
@@ -66,7 +69,10 @@ export function createRequestListener(options: ListenerOptions): RequestListener
       case '/config':
         // DataHub's Python emitter refuses a server whose /config lacks noCode: "true".
         return getOnly(req, res, { noCode: 'true', minihub: true, versions: { minihub: { version } } });
+      case GRAPHIQL_PATH:
+        return graphiql(req, res, '');
       default:
+        if (path?.startsWith(`${GRAPHIQL_PATH}/`) === true) return graphiql(req, res, path.slice(GRAPHIQL_PATH.length + 1));
         throw new HttpError(404, `no route for ${req.method} ${path}; minihub serves ${ENDPOINTS.join(', ')}`, {}, { endpoints: ENDPOINTS });
     }
   }
