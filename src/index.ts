@@ -10,11 +10,13 @@ import { ROOT_USER } from './auth/users.ts';
 import { corpUserUrn } from './urn.ts';
 import { createRequestListener } from './http/listener.ts';
 import { ingest, type IngestReport, type IngestSource } from './ingest/ingest.ts';
+import type { LogFileSystem } from './store/log-fs.ts';
 import { Store } from './store/store.ts';
 import { VERSION } from './version.ts';
 
 export { MinihubError } from './errors.ts';
 export type { IngestReport, IngestSource } from './ingest/ingest.ts';
+export type { LogFile, LogFileSystem } from './store/log-fs.ts';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
@@ -35,6 +37,8 @@ export interface ServerOptions {
   logRequest?: (line: string) => void;
   /** Receives warnings and unexpected errors. Default: silent. */
   log?: (message: string) => void;
+  /** The log's file operations; fault-injection tests swap in failing ones. Default: node:fs. */
+  fileSystem?: LogFileSystem;
 }
 
 export interface RunningServer {
@@ -76,9 +80,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     maxBodyBytes = DEFAULT_MAX_BODY_BYTES,
     logRequest,
     log = () => {},
+    fileSystem,
   } = options;
 
-  const store = await Store.open({ dataDir, warn: log });
+  const store = await Store.open({ dataDir, warn: log, fileSystem });
   let server: Server | undefined;
   try {
     const tokens = new TokenService(loadSigningKey(dataDir), store);

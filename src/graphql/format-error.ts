@@ -22,7 +22,9 @@ export function formatError(error: GraphQLError, phase: ErrorPhase, logUnexpecte
   if (phase === 'syntax') return { message: error.message, ...base, extensions: { classification: 'InvalidSyntax' } };
   if (phase === 'validation') return { message: error.message, ...base, extensions: { classification: 'ValidationError' } };
   const original = error.originalError;
-  if (original instanceof MinihubError && original.code !== 'SERVER_ERROR') {
+  if (original instanceof MinihubError) {
+    // minihub's own failures are worded for the client; a server-side one is also worth a log line.
+    if (original.code === 'SERVER_ERROR') logUnexpected(original);
     return {
       message: original.message,
       ...base,

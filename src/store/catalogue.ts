@@ -35,6 +35,11 @@ export class Catalogue implements AspectReader {
     for (const urn of this.#entities.keys()) if (urn.startsWith(prefix)) yield urn;
   }
 
+  /** Every entity with its aspects, in insertion order. */
+  entities(): Iterable<[string, ReadonlyMap<string, JsonValue>]> {
+    return this.#entities.entries();
+  }
+
   get entityCount(): number {
     return this.#entities.size;
   }

@@ -1,23 +1,29 @@
-// The append-only JSON-lines log file: replay at open, durable appends (write + fsync) after.
-// It owns the file and the lock; it does not interpret records beyond checking their shape.
+// The append-only JSON-lines log file: replay at open, durable appends (write + fsync), repair after
+// a failed append, and atomic rewrites for compaction. It owns the file and the lock; it does not
+// interpret records beyond checking their shape.
 
-import { closeSync, fsyncSync, openSync, readFileSync, ftruncateSync, writeFileSync, mkdirSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { MinihubError } from '../errors.ts';
 import { acquireLock } from './lock.ts';
+import { nodeLogFileSystem, type LogFile, type LogFileSystem } from './log-fs.ts';
 import { parseLogRecord, type LogRecord } from './log-record.ts';
 
 export const LOG_FILE = 'catalogue.jsonl';
+const COMPACT_SUFFIX = '.compact';
 const NEWLINE = 0x0a;
 
-/** The two-method seam between the store and where its records live (lowdb's adapter idea). */
+/** The seam between the store and where its records live (lowdb's adapter idea). */
 export interface LogStorage {
   /** Where the records live, for messages: a file path, or "memory". */
   readonly location: string;
-  /** Writes the records; resolves only once they are durable. */
+  /** Bytes the log holds now. */
+  readonly size: number;
+  /** Writes the records; resolves only once they are durable. On failure nothing of them remains. */
   append(records: readonly LogRecord[]): Promise<void>;
+  /** Replaces the whole log with `records` atomically: afterwards it holds either the old or the new. */
+  rewrite(records: readonly LogRecord[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -29,7 +35,9 @@ export interface OpenedLog {
 /** Keeps nothing: the catalogue in memory is the only copy. */
 export class MemoryLog implements LogStorage {
   readonly location = 'memory';
+  readonly size = 0;
   async append(): Promise<void> {}
+  async rewrite(): Promise<void> {}
   async close(): Promise<void> {}
 }
 
@@ -37,14 +45,27 @@ export class MemoryLog implements LogStorage {
  * Opens (creating if needed) the log in `dir`, takes the lock and reads every record.
  * A torn last line is cut off and saved aside with a warning; any other bad line refuses the open.
  */
-export async function openFileLog(dir: string, warn: (message: string) => void): Promise<OpenedLog> {
+export async function openFileLog(dir: string, warn: (message: string) => void, fs: LogFileSystem = nodeLogFileSystem): Promise<OpenedLog> {
   mkdirSync(dir, { recursive: true });
   const release = acquireLock(dir);
   try {
     const path = join(dir, LOG_FILE);
-    const records = readRecords(path, warn);
-    const handle = await open(path, 'a', 0o600);
-    return { storage: new FileLog(path, dir, handle, release), records };
+    // A compaction that crashed before its rename leaves its temporary file; the old log is whole.
+    if ((await fs.read(path + COMPACT_SUFFIX)) !== null) {
+      await fs.remove(path + COMPACT_SUFFIX);
+      warn(`${path}${COMPACT_SUFFIX}: removed what an interrupted compaction left; ${path} is unchanged`);
+    }
+    const bytes = (await fs.read(path)) ?? Buffer.alloc(0);
+    const file = await fs.open(path, { create: true, truncate: false });
+    try {
+      const end = bytes.lastIndexOf(NEWLINE) + 1;
+      if (end < bytes.length) await cutTornTail(fs, file, path, bytes, end, warn);
+      const records = parseRecords(path, bytes.subarray(0, end));
+      return { storage: new FileLog(fs, path, dir, file, end, release), records };
+    } catch (error) {
+      await file.close();
+      throw error;
+    }
   } catch (error) {
     release();
     throw error;
@@ -53,51 +74,117 @@ export async function openFileLog(dir: string, warn: (message: string) => void):
 
 class FileLog implements LogStorage {
   readonly location: string;
+  readonly #fs: LogFileSystem;
   readonly #dir: string;
-  readonly #handle: FileHandle;
   readonly #release: () => void;
+  #file: LogFile;
+  #size: number;
   #directorySynced = false;
+  // Set when a failed append could not be undone: the file's tail is unknown, so no more writes.
+  #broken: MinihubError | null = null;
 
-  constructor(path: string, dir: string, handle: FileHandle, release: () => void) {
+  constructor(fs: LogFileSystem, path: string, dir: string, file: LogFile, size: number, release: () => void) {
+    this.#fs = fs;
     this.location = path;
     this.#dir = dir;
-    this.#handle = handle;
+    this.#file = file;
+    this.#size = size;
     this.#release = release;
+  }
+
+  get size(): number {
+    return this.#size;
   }
 
   async append(records: readonly LogRecord[]): Promise<void> {
     if (records.length === 0) return;
-    const text = records.map((record) => JSON.stringify(record) + '\n').join('');
-    await this.#handle.write(text);
-    await this.#handle.sync();
-    if (!this.#directorySynced) {
-      // A new file's directory entry is only durable once the directory itself is synced.
-      syncDirectory(this.#dir);
-      this.#directorySynced = true;
+    if (this.#broken !== null) throw this.#broken;
+    const bytes = Buffer.from(records.map((record) => JSON.stringify(record) + '\n').join(''));
+    try {
+      await writeAll(this.#file, bytes, this.#size);
+      await this.#file.sync();
+      if (!this.#directorySynced) {
+        // A new file's directory entry is durable only once the directory itself is synced.
+        await this.#fs.syncDirectory(this.#dir);
+        this.#directorySynced = true;
+      }
+    } catch (error) {
+      await this.#undo(error);
+      throw error;
     }
+    this.#size += bytes.length;
+  }
+
+  async rewrite(records: readonly LogRecord[]): Promise<void> {
+    if (this.#broken !== null) throw this.#broken;
+    const temporary = this.location + COMPACT_SUFFIX;
+    const bytes = Buffer.from(records.map((record) => JSON.stringify(record) + '\n').join(''));
+    // Steps 1-2: the new log in full, durable, beside the old one; a failure here leaves the old log alone.
+    try {
+      const file = await this.#fs.open(temporary, { create: true, truncate: true });
+      try {
+        await writeAll(file, bytes, 0);
+        await file.sync();
+      } finally {
+        await file.close();
+      }
+      // Step 3: the atomic switch. Before it the old log is the log, after it the new one.
+      await this.#fs.rename(temporary, this.location);
+    } catch (error) {
+      await this.#fs.remove(temporary).catch(() => {});
+      throw error;
+    }
+    // Step 4: from here on the new file is the log, whatever else fails; the old handle points at
+    // an unlinked file and must not be written again.
+    const old = this.#file;
+    this.#directorySynced = false;
+    try {
+      this.#file = await this.#fs.open(this.location, { create: false, truncate: false });
+      this.#size = bytes.length;
+    } catch (error) {
+      this.#broken = new MinihubError('SERVER_ERROR', `${this.location} was compacted but could not be reopened (${(error as Error).message}); restart minihub`);
+      throw error;
+    } finally {
+      await old.close().catch(() => {});
+    }
+    await this.#fs.syncDirectory(this.#dir);
+    this.#directorySynced = true;
   }
 
   async close(): Promise<void> {
-    await this.#handle.close();
+    await this.#file.close();
     this.#release();
+  }
+
+  // Cut what the failed append may have left, so the log still ends on a whole line.
+  async #undo(cause: unknown): Promise<void> {
+    try {
+      await this.#file.truncate(this.#size);
+      await this.#file.sync();
+    } catch (error) {
+      this.#broken = new MinihubError(
+        'SERVER_ERROR',
+        `${this.location} could not be repaired after a failed write (${(cause as Error).message}, then ${(error as Error).message}); ` +
+          'writes are refused until minihub restarts',
+      );
+    }
   }
 }
 
-function readRecords(path: string, warn: (message: string) => void): LogRecord[] {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
+async function writeAll(file: LogFile, bytes: Buffer, position: number): Promise<void> {
+  let written = 0;
+  while (written < bytes.length) {
+    const count = await file.write(bytes.subarray(written), position + written);
+    if (count <= 0) throw new Error(`the file system wrote nothing at byte ${position + written}`);
+    written += count;
   }
-  const end = bytes.lastIndexOf(NEWLINE) + 1;
-  if (end < bytes.length) cutTornTail(path, bytes, end, warn);
+}
 
+function parseRecords(path: string, bytes: Buffer): LogRecord[] {
   const records: LogRecord[] = [];
   let start = 0;
   let line = 0;
-  while (start < end) {
+  while (start < bytes.length) {
     const stop = bytes.indexOf(NEWLINE, start);
     line++;
     const text = bytes.toString('utf8', start, stop);
@@ -116,27 +203,13 @@ function readRecords(path: string, warn: (message: string) => void): LogRecord[]
 }
 
 /** A crash mid-append leaves a last line without its newline: that write was never acknowledged. */
-function cutTornTail(path: string, bytes: Buffer, end: number, warn: (message: string) => void): void {
+async function cutTornTail(fs: LogFileSystem, file: LogFile, path: string, bytes: Buffer, end: number, warn: (message: string) => void): Promise<void> {
   const aside = `${path}.torn-${Date.now()}`;
-  writeFileSync(aside, bytes.subarray(end), { mode: 0o600 });
-  const fd = openSync(path, 'r+');
-  try {
-    ftruncateSync(fd, end);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+  await fs.writeAside(aside, bytes.subarray(end));
+  await file.truncate(end);
+  await file.sync();
   warn(
     `${path}: the last line was incomplete (${bytes.length - end} bytes, a write cut short by a crash); ` +
       `cut it off and saved it to ${aside}`,
   );
-}
-
-function syncDirectory(dir: string): void {
-  const fd = openSync(dir, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }

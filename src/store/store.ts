@@ -1,20 +1,38 @@
-// The store: the in-memory catalogue plus the log that makes it durable, and the commit queue
-// that orders every change. Changes reach the catalogue only through commit(); nothing else writes.
+// The store: the in-memory catalogue plus the log that makes it durable, and the commit queue that
+// orders every change and every compaction. Changes reach the catalogue only through commit().
 
 import { MinihubError } from '../errors.ts';
 import { Catalogue, StagedChanges, type AspectChange, type AspectReader } from './catalogue.ts';
 import { MemoryLog, openFileLog, type LogStorage } from './file-log.ts';
+import type { LogFileSystem } from './log-fs.ts';
 import type { LogRecord } from './log-record.ts';
+
+/** Compact automatically once the log is this many times the size of the live state… */
+export const COMPACT_RATIO = 4;
+/** …and at least this big, so small logs are left alone. */
+export const COMPACT_MIN_BYTES = 1024 * 1024;
+
+const COMPACTION_ACTOR = 'urn:li:corpuser:datahub';
 
 export interface StoreOptions {
   /** The data directory holding the log; null keeps everything in memory. */
   dataDir: string | null;
   /** Receives recoverable problems found while opening, such as a torn last line. */
   warn?: (message: string) => void;
+  /** File operations of the log; tests swap in failing ones. */
+  fileSystem?: LogFileSystem;
+  /** Compact when the log passes COMPACT_RATIO times the live state (default true). */
+  autoCompact?: boolean;
 }
 
 /** Computes a change from the current state; throws to refuse it. Runs in log order, one at a time. */
 export type ChangeBuilder = (reader: AspectReader) => AspectChange[];
+
+export interface CompactionReport {
+  bytesBefore: number;
+  bytesAfter: number;
+  records: number;
+}
 
 interface PendingCommit {
   op: string;
@@ -24,26 +42,40 @@ interface PendingCommit {
   reject: (error: unknown) => void;
 }
 
+interface PendingCompaction {
+  resolve: (report: CompactionReport) => void;
+  reject: (error: unknown) => void;
+}
+
 export class Store {
   readonly catalogue = new Catalogue();
   readonly #log: LogStorage;
+  readonly #autoCompact: boolean;
+  readonly #warn: (message: string) => void;
   #nextSeq: number;
   #recordCount: number;
   #queue: PendingCommit[] = [];
+  #compactions: PendingCompaction[] = [];
   #flushing: Promise<void> | null = null;
   #closed = false;
+  // The log size at which to measure the live state again and maybe compact.
+  #nextCompactionCheck = COMPACT_MIN_BYTES;
 
-  private constructor(log: LogStorage, records: readonly LogRecord[]) {
+  private constructor(log: LogStorage, records: readonly LogRecord[], autoCompact: boolean, warn: (message: string) => void) {
     this.#log = log;
+    this.#warn = warn;
+    this.#autoCompact = autoCompact && log.location !== 'memory';
     for (const record of records) this.catalogue.apply(record.changes);
     this.#recordCount = records.length;
     this.#nextSeq = (records.at(-1)?.seq ?? 0) + 1;
   }
 
   static async open(options: StoreOptions): Promise<Store> {
-    if (options.dataDir === null) return new Store(new MemoryLog(), []);
-    const { storage, records } = await openFileLog(options.dataDir, options.warn ?? (() => {}));
-    return new Store(storage, records);
+    const autoCompact = options.autoCompact ?? true;
+    const warn = options.warn ?? (() => {});
+    if (options.dataDir === null) return new Store(new MemoryLog(), [], autoCompact, warn);
+    const { storage, records } = await openFileLog(options.dataDir, warn, options.fileSystem);
+    return new Store(storage, records, autoCompact, warn);
   }
 
   /** The log file's path, or "memory". */
@@ -54,6 +86,11 @@ export class Store {
   /** How many records the log holds (replayed plus written since). */
   get recordCount(): number {
     return this.#recordCount;
+  }
+
+  /** The log's size in bytes (0 in memory). */
+  get logBytes(): number {
+    return this.#log.size;
   }
 
   /**
@@ -68,6 +105,15 @@ export class Store {
     });
   }
 
+  /** Rewrites the log as the current state, one record per entity, between two commit batches. */
+  compact(): Promise<CompactionReport> {
+    if (this.#closed) return Promise.reject(new MinihubError('SERVER_ERROR', 'the store is closed'));
+    return new Promise((resolve, reject) => {
+      this.#compactions.push({ resolve, reject });
+      this.#flushing ??= this.#flush();
+    });
+  }
+
   /** Empties the catalogue (memory stores only: a durable log is never rewritten this way). */
   clear(): void {
     if (this.#log.location !== 'memory') {
@@ -76,48 +122,99 @@ export class Store {
     this.catalogue.clear();
   }
 
+  /** Waits for queued commits to be durable, then releases the log. */
   async close(): Promise<void> {
     this.#closed = true;
     await this.#flushing;
     await this.#log.close();
   }
 
-  // Group commit: every commit that arrived while the previous batch was being synced forms the
-  // next batch, so one fsync covers them all and the log order is the order builds ran in.
   async #flush(): Promise<void> {
-    while (this.#queue.length > 0) {
-      const batch = this.#queue;
-      this.#queue = [];
-      const staged = new StagedChanges(this.catalogue);
-      const accepted: { commit: PendingCommit; record: LogRecord | null }[] = [];
-      for (const commit of batch) {
-        try {
-          const changes = commit.build(staged);
-          staged.stage(changes);
-          const record =
-            changes.length === 0
-              ? null
-              : { seq: this.#nextSeq++, time: Date.now(), actor: commit.actor, op: commit.op, changes };
-          accepted.push({ commit, record });
-        } catch (error) {
-          commit.reject(error);
-        }
-      }
-      const records = accepted.flatMap(({ record }) => (record === null ? [] : [record]));
-      try {
-        await this.#log.append(records);
-      } catch (error) {
-        this.#nextSeq -= records.length;
-        const failure = new MinihubError('SERVER_ERROR', `could not write to ${this.#log.location}: ${(error as Error).message}`, {
-          cause: error,
-        });
-        for (const { commit } of accepted) commit.reject(failure);
-        continue;
-      }
-      for (const record of records) this.catalogue.apply(record.changes);
-      this.#recordCount += records.length;
-      for (const { commit, record } of accepted) commit.resolve(record?.changes ?? []);
+    while (this.#queue.length > 0 || this.#compactions.length > 0) {
+      if (this.#queue.length > 0) await this.#commitBatch();
+      if (this.#compactions.length > 0) await this.#runCompaction();
+      else if (this.#autoCompact && this.#log.size >= this.#nextCompactionCheck) this.#considerCompaction();
     }
     this.#flushing = null;
   }
+
+  // Group commit: every commit that arrived while the previous batch was being synced forms the
+  // next batch, so one fsync covers them all and the log order is the order builds ran in.
+  async #commitBatch(): Promise<void> {
+    const batch = this.#queue;
+    this.#queue = [];
+    const staged = new StagedChanges(this.catalogue);
+    const accepted: { commit: PendingCommit; record: LogRecord | null }[] = [];
+    for (const commit of batch) {
+      try {
+        const changes = commit.build(staged);
+        staged.stage(changes);
+        const record = changes.length === 0 ? null : { seq: this.#nextSeq++, time: Date.now(), actor: commit.actor, op: commit.op, changes };
+        accepted.push({ commit, record });
+      } catch (error) {
+        commit.reject(error);
+      }
+    }
+    const records = accepted.flatMap(({ record }) => (record === null ? [] : [record]));
+    try {
+      await this.#log.append(records);
+    } catch (error) {
+      // Nothing of the batch was applied, and the log was cut back: every commit in it fails whole.
+      this.#nextSeq -= records.length;
+      const failure = error instanceof MinihubError ? error : writeFailure(this.#log.location, error);
+      for (const { commit } of accepted) commit.reject(failure);
+      return;
+    }
+    for (const record of records) this.catalogue.apply(record.changes);
+    this.#recordCount += records.length;
+    for (const { commit, record } of accepted) commit.resolve(record?.changes ?? []);
+  }
+
+  async #runCompaction(): Promise<void> {
+    const waiting = this.#compactions;
+    this.#compactions = [];
+    const bytesBefore = this.#log.size;
+    const time = Date.now();
+    const records: LogRecord[] = [];
+    for (const [urn, aspects] of this.catalogue.entities()) {
+      const changes = [...aspects].map(([aspect, value]) => ({ urn, aspect, value }));
+      records.push({ seq: records.length + 1, time, actor: COMPACTION_ACTOR, op: 'compact', changes });
+    }
+    try {
+      await this.#log.rewrite(records);
+    } catch (error) {
+      const failure = new MinihubError('SERVER_ERROR', `compaction of ${this.#log.location} failed: ${(error as Error).message}; the log is unchanged`, { cause: error });
+      for (const waiter of waiting) waiter.reject(failure);
+      return;
+    }
+    this.#nextSeq = records.length + 1;
+    this.#recordCount = records.length;
+    this.#nextCompactionCheck = Math.max(COMPACT_MIN_BYTES, COMPACT_RATIO * this.#log.size);
+    for (const waiter of waiting) waiter.resolve({ bytesBefore, bytesAfter: this.#log.size, records: records.length });
+  }
+
+  // Measuring the live state costs a pass over it, so it happens only when the log has grown past the
+  // last estimate; the next check waits until the log could again be COMPACT_RATIO times the state.
+  #considerCompaction(): void {
+    let liveBytes = 0;
+    for (const [urn, aspects] of this.catalogue.entities()) {
+      for (const [aspect, value] of aspects) liveBytes += urn.length + aspect.length + JSON.stringify(value).length + 40;
+    }
+    if (this.#log.size >= COMPACT_RATIO * liveBytes) {
+      this.#compactions.push({
+        resolve: ({ bytesBefore, bytesAfter }) => this.#warn(`compacted ${this.#log.location}: ${bytesBefore} → ${bytesAfter} bytes`),
+        reject: (error) => this.#warn(`automatic ${(error as Error).message}`),
+      });
+    }
+    else this.#nextCompactionCheck = Math.max(COMPACT_MIN_BYTES, COMPACT_RATIO * liveBytes);
+  }
+}
+
+function writeFailure(location: string, error: unknown): MinihubError {
+  const { code, message } = error as NodeJS.ErrnoException;
+  return new MinihubError(
+    'SERVER_ERROR',
+    `the change was not saved: writing ${location} failed (${code ?? message}); nothing was changed`,
+    { cause: error },
+  );
 }

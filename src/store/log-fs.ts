@@ -1,0 +1,75 @@
+// The file operations the log needs, behind an interface so tests can swap in one that fails
+// (EIO, ENOSPC, short writes) at a chosen step. The real one is a thin layer over node:fs.
+
+import { constants } from 'node:fs';
+import { open, readFile, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
+
+export interface LogFile {
+  /** Writes at `position`; may write fewer bytes than given (the caller loops). */
+  write(data: Buffer, position: number): Promise<number>;
+  sync(): Promise<void>;
+  truncate(length: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface LogFileSystem {
+  /** Opens for positional writes, creating the file (mode 0600) when `create` and it is missing; `truncate` empties it. */
+  open(path: string, mode: { create: boolean; truncate: boolean }): Promise<LogFile>;
+  /** The file's bytes, or null when it does not exist. */
+  read(path: string): Promise<Buffer | null>;
+  writeAside(path: string, data: Buffer): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  remove(path: string): Promise<void>;
+  syncDirectory(dir: string): Promise<void>;
+}
+
+class NodeLogFile implements LogFile {
+  readonly #handle: FileHandle;
+
+  constructor(handle: FileHandle) {
+    this.#handle = handle;
+  }
+
+  async write(data: Buffer, position: number): Promise<number> {
+    return (await this.#handle.write(data, 0, data.length, position)).bytesWritten;
+  }
+
+  sync(): Promise<void> {
+    return this.#handle.sync();
+  }
+
+  truncate(length: number): Promise<void> {
+    return this.#handle.truncate(length);
+  }
+
+  close(): Promise<void> {
+    return this.#handle.close();
+  }
+}
+
+export const nodeLogFileSystem: LogFileSystem = {
+  async open(path, { create, truncate }) {
+    // Positional writes need a non-append mode: O_APPEND would ignore the position on Linux.
+    const flags = constants.O_RDWR | (create ? constants.O_CREAT : 0) | (truncate ? constants.O_TRUNC : 0);
+    return new NodeLogFile(await open(path, flags, 0o600));
+  },
+  async read(path) {
+    try {
+      return await readFile(path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  },
+  writeAside: (path, data) => writeFile(path, data, { mode: 0o600 }),
+  rename,
+  remove: (path) => rm(path, { force: true }),
+  async syncDirectory(dir) {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  },
+};

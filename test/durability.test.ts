@@ -1,0 +1,194 @@
+// Failing disks and compaction, with a file system that fails on purpose: a failed write or fsync
+// fails its whole group with a clear SERVER_ERROR, changes nothing in memory, leaves the log ending
+// on a whole line and the server serving reads; compaction leaves the old or the new log, never neither.
+
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { Store, COMPACT_MIN_BYTES } from '../src/store/store.ts';
+import { FaultyFileSystem, type Operation } from './fixtures/faulty-fs.ts';
+import { SAMPLE, startTestServer, tempDataDir, type TestServer } from './fixtures/server.ts';
+
+const LOG = 'catalogue.jsonl';
+const ORDERS = 'urn:li:dataset:(urn:li:dataPlatform:postgres,shop.public.orders,PROD)';
+
+function logText(dataDir: string): string {
+  return readFileSync(join(dataDir, LOG), 'utf8');
+}
+
+/** The log ends on a whole line and every line is a record. */
+function assertWholeLog(dataDir: string): void {
+  const text = logText(dataDir);
+  assert.ok(text.endsWith('\n'), 'the log ends on a whole line');
+  for (const line of text.split('\n').filter((l) => l !== '')) JSON.parse(line);
+}
+
+const createTag = (id: string) => `mutation { createTag(input: {id: "${id}", name: "${id}"}) }`;
+const tagExists = async (hub: TestServer, id: string) =>
+  (await hub.gql(`{ tag(urn: "urn:li:tag:${id}") { properties { name } } }`)).json.data.tag.properties !== null;
+
+type Context = { hub: TestServer; fs: FaultyFileSystem; dataDir: string };
+
+const writes = suite<Context>('failed writes');
+writes.before.each(async (context) => {
+  context.fs = new FaultyFileSystem();
+  context.dataDir = tempDataDir();
+  context.hub = await startTestServer({ dataDir: context.dataDir, seed: [SAMPLE], fileSystem: context.fs });
+});
+writes.after.each(async ({ hub }) => hub.close());
+
+const failures: [string, Operation, 'EIO' | 'ENOSPC', number | undefined][] = [
+  ['EIO on append', 'write', 'EIO', undefined],
+  ['ENOSPC after a short write', 'write', 'ENOSPC', 17],
+  ['EIO on fsync', 'sync', 'EIO', undefined],
+  ['ENOSPC on fsync', 'sync', 'ENOSPC', undefined],
+];
+for (const [what, operation, code, partial] of failures) {
+  writes(`answers ${what} with a clear SERVER_ERROR, keeps memory and log unchanged, and serves on`, async ({ hub, fs, dataDir }) => {
+    const before = logText(dataDir);
+    fs.fail({ operation, code, partial, pathIncludes: LOG });
+    const reply = await hub.gql(createTag('doomed'));
+    assert.is(reply.status, 200);
+    assert.equal(reply.json.data, { createTag: null });
+    assert.equal(reply.json.errors[0].extensions, { code: 500, type: 'SERVER_ERROR', classification: 'DataFetchingException' });
+    assert.match(reply.json.errors[0].message, new RegExp(`the change was not saved: .*${code}.*nothing was changed`));
+    assert.not.ok(await tagExists(hub, 'doomed'), 'memory is unchanged');
+    assert.is(logText(dataDir), before, 'the log is as it was');
+    assertWholeLog(dataDir);
+    // Reads and later writes go on.
+    assert.match((await hub.gql(`{ dataset(urn: "${ORDERS}") { properties { description } } }`)).json.data.dataset.properties.description, /order/);
+    assert.equal((await hub.gql(createTag('after'))).json.data, { createTag: 'urn:li:tag:after' });
+  });
+}
+
+writes('fails every mutation of the group whose write failed, and none of the next group', async ({ hub, fs, dataDir }) => {
+  // The first commit's slow fsync lets the next ten arrive meanwhile: they form one group.
+  fs.slowSyncs(60);
+  const first = hub.gql(createTag('first'));
+  await new Promise((resolve) => setTimeout(resolve, 15));
+  fs.fail({ operation: 'write', code: 'EIO', pathIncludes: LOG });
+  const group = await Promise.all(Array.from({ length: 10 }, (_, i) => hub.gql(createTag(`group-${i}`))));
+  assert.equal((await first).json.data, { createTag: 'urn:li:tag:first' });
+  for (const reply of group) assert.is(reply.json.errors?.[0].extensions.type, 'SERVER_ERROR');
+  fs.clear();
+  for (let i = 0; i < 10; i++) assert.not.ok(await tagExists(hub, `group-${i}`));
+  assert.ok(await tagExists(hub, 'first'));
+  assertWholeLog(dataDir);
+});
+
+writes('refuses writes but serves reads when a failed write cannot be undone', async ({ hub, fs, dataDir }) => {
+  fs.fail({ operation: 'write', code: 'EIO', partial: 10, pathIncludes: LOG }).fail({ operation: 'truncate', code: 'EIO', pathIncludes: LOG });
+  assert.is((await hub.gql(createTag('x'))).json.errors[0].extensions.type, 'SERVER_ERROR');
+  const refused = await hub.gql(createTag('y'));
+  assert.match(refused.json.errors[0].message, /could not be repaired after a failed write.*until minihub restarts/);
+  assert.ok((await hub.gql('{ tag(urn: "urn:li:tag:pii") { properties { name } } }')).json.data.tag.properties !== null);
+  await hub.close();
+  // A restart cuts the torn bytes the failed write left and carries on.
+  const warnings: string[] = [];
+  const again = await startTestServer({ dataDir, log: (message) => warnings.push(message) });
+  assert.match(warnings.join('\n'), /last line was incomplete/);
+  assert.equal((await again.gql(createTag('z'))).json.data, { createTag: 'urn:li:tag:z' });
+  await again.close();
+  Object.assign(hub, { close: async () => {} });
+});
+
+writes.run();
+
+// ---
+
+const compaction = suite('compaction');
+
+async function storeWithHistory(dataDir: string, fs?: FaultyFileSystem): Promise<Store> {
+  const store = await Store.open({ dataDir, fileSystem: fs, autoCompact: false });
+  for (let i = 0; i < 20; i++) {
+    await store.commit('test', 'urn:li:corpuser:datahub', () => [{ urn: 'urn:li:tag:churn', aspect: 'tagProperties', value: { name: `version ${i}` } }]);
+  }
+  await store.commit('test', 'urn:li:corpuser:datahub', () => [{ urn: 'urn:li:tag:kept', aspect: 'tagProperties', value: { name: 'kept' } }]);
+  return store;
+}
+
+compaction('rewrites the log as the current state, smaller, with the same state after a restart', async () => {
+  const dataDir = tempDataDir();
+  const store = await storeWithHistory(dataDir);
+  const report = await store.compact();
+  assert.ok(report.bytesAfter < report.bytesBefore / 4, JSON.stringify(report));
+  assert.is(report.records, 2);
+  await store.commit('test', 'urn:li:corpuser:datahub', () => [{ urn: 'urn:li:tag:later', aspect: 'tagProperties', value: { name: 'later' } }]);
+  await store.close();
+  const reopened = await Store.open({ dataDir });
+  assert.equal(reopened.catalogue.aspect('urn:li:tag:churn', 'tagProperties'), { name: 'version 19' });
+  assert.equal(reopened.catalogue.aspect('urn:li:tag:later', 'tagProperties'), { name: 'later' });
+  assert.is(reopened.recordCount, 3);
+  await reopened.close();
+});
+
+const steps: [string, Operation, string][] = [
+  ['writing the new log', 'write', '.compact'],
+  ['syncing the new log', 'sync', '.compact'],
+  ['renaming it over the old one', 'rename', '.compact'],
+  ['syncing the directory after the rename', 'syncDirectory', ''],
+];
+for (const [step, operation, pathIncludes] of steps) {
+  compaction(`leaves a working log with every change when ${step} fails`, async () => {
+    const dataDir = tempDataDir();
+    const fs = new FaultyFileSystem();
+    const store = await storeWithHistory(dataDir, fs);
+    fs.fail({ operation, code: 'EIO', pathIncludes });
+    let failed = false;
+    try {
+      await store.compact();
+    } catch (error) {
+      failed = true;
+      assert.match((error as Error).message, /EIO/);
+    }
+    assert.ok(failed, 'the compaction reports the failure');
+    assert.not.ok(existsSync(join(dataDir, `${LOG}.compact`)), 'no temporary file is left behind');
+    // The store goes on writing, to whichever log is now in place.
+    await store.commit('test', 'urn:li:corpuser:datahub', () => [{ urn: 'urn:li:tag:after', aspect: 'tagProperties', value: { name: 'after' } }]);
+    await store.close();
+    const reopened = await Store.open({ dataDir });
+    assert.equal(reopened.catalogue.aspect('urn:li:tag:churn', 'tagProperties'), { name: 'version 19' });
+    assert.equal(reopened.catalogue.aspect('urn:li:tag:kept', 'tagProperties'), { name: 'kept' });
+    assert.equal(reopened.catalogue.aspect('urn:li:tag:after', 'tagProperties'), { name: 'after' });
+    await reopened.close();
+  });
+}
+
+compaction('removes the temporary file a crash before the rename left, keeping the old log', async () => {
+  const dataDir = tempDataDir();
+  const store = await storeWithHistory(dataDir);
+  await store.close();
+  const old = logText(dataDir);
+  writeFileSync(join(dataDir, `${LOG}.compact`), '{"seq":1,"time":1,"actor":"a","op":"compact","changes":[]}\n{"half');
+  const warnings: string[] = [];
+  const reopened = await Store.open({ dataDir, warn: (message) => warnings.push(message) });
+  assert.match(warnings.join('\n'), /interrupted compaction/);
+  assert.not.ok(existsSync(join(dataDir, `${LOG}.compact`)));
+  assert.is(logText(dataDir), old);
+  assert.equal(reopened.catalogue.aspect('urn:li:tag:churn', 'tagProperties'), { name: 'version 19' });
+  await reopened.close();
+});
+
+compaction('runs by itself once the log is four times the live state', async () => {
+  const dataDir = tempDataDir();
+  const warnings: string[] = [];
+  const store = await Store.open({ dataDir, warn: (message) => warnings.push(message) });
+  const big = 'x'.repeat(64 * 1024);
+  // Each commit replaces the same aspect, so the live state stays at one 64 KiB value.
+  for (let i = 0; store.logBytes < COMPACT_MIN_BYTES && i < 40; i++) {
+    await store.commit('test', 'urn:li:corpuser:datahub', () => [{ urn: 'urn:li:tag:big', aspect: 'tagProperties', value: { name: `${i}`, description: big } }]);
+  }
+  await store.commit('test', 'urn:li:corpuser:datahub', () => [{ urn: 'urn:li:tag:big', aspect: 'tagProperties', value: { name: 'last', description: big } }]);
+  // A compaction runs between commit batches, so the next commit waits for it.
+  await store.commit('test', 'urn:li:corpuser:datahub', () => []);
+  assert.match(warnings.join('\n'), /compacted .* bytes/);
+  assert.ok(store.logBytes < 2 * big.length, `log is ${store.logBytes} bytes`);
+  await store.close();
+  const reopened = await Store.open({ dataDir });
+  assert.equal((reopened.catalogue.aspect('urn:li:tag:big', 'tagProperties') as { name: string }).name, 'last');
+  await reopened.close();
+});
+
+compaction.run();
