@@ -1,7 +1,7 @@
 // minihub as a library: startServer() runs the catalogue on a port and hands back its URL, a root
 // token and reset()/close(). It never reads argv or env, never exits and logs only through options.
 
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { loadSigningKey } from './auth/signing-key.ts';
@@ -19,6 +19,8 @@ export type { IngestReport, IngestSource } from './ingest/ingest.ts';
 export type { LogFile, LogFileSystem } from './store/log-fs.ts';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** How long close() lets requests already being answered finish before dropping them. */
+export const SHUTDOWN_GRACE_MS = 10_000;
 
 export interface ServerOptions {
   /** Port to listen on; 0 (the default) picks a free one. */
@@ -58,7 +60,10 @@ export interface RunningServer {
   createToken(username: string, options?: { name?: string; lifetimeMs?: number | null }): Promise<string>;
   /** Back to the seeded state (memory stores only). */
   reset(): Promise<void>;
-  /** Stops listening, drops open connections and closes the store. */
+  /**
+   * Stops accepting connections, lets requests in flight finish (up to SHUTDOWN_GRACE_MS), makes every
+   * acknowledged write durable and releases the data directory. Calling it again returns the same promise.
+   */
   close(): Promise<void>;
 }
 
@@ -95,21 +100,25 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const seeded = store.catalogue.entityCount === 0 ? await seedAll() : [];
     const token = tokens.createSessionToken(ROOT_USER);
 
-    server = createServer(
-      createRequestListener({
-        store,
-        tokens,
-        auth,
-        maxBodyBytes,
-        version: VERSION,
-        logRequest,
-        logError: (error) => log(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
-      }),
-    );
+    const listener = createRequestListener({
+      store,
+      tokens,
+      auth,
+      maxBodyBytes,
+      version: VERSION,
+      logRequest,
+      logError: (error) => log(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
+    });
+    const inFlight = new InFlight();
+    server = createServer((req, res) => {
+      inFlight.track(res);
+      listener(req, res);
+    });
     await listen(server, port, host);
     const { port: boundPort } = server.address() as AddressInfo;
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${boundPort}`;
     const running = server;
+    let closing: Promise<void> | undefined;
     return {
       url,
       graphqlUrl: `${url}/api/graphql`,
@@ -124,12 +133,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         store.clear();
         await seedAll();
       },
-      async close() {
-        await new Promise<void>((resolve) => {
-          running.close(() => resolve());
+      close() {
+        closing ??= (async () => {
+          const stopped = new Promise<void>((resolve) => running.close(() => resolve()));
+          running.closeIdleConnections();
+          await inFlight.drained(SHUTDOWN_GRACE_MS);
           running.closeAllConnections();
-        });
-        await store.close();
+          await stopped;
+          await store.close();
+        })();
+        return closing;
       },
     };
   } catch (error) {
@@ -147,4 +160,30 @@ function listen(server: Server, port: number, host: string): Promise<void> {
       resolve();
     });
   });
+}
+
+/** Responses not yet finished, so close() can wait for them. */
+class InFlight {
+  readonly #open = new Set<ServerResponse>();
+  #onEmpty: (() => void) | null = null;
+
+  track(res: ServerResponse): void {
+    this.#open.add(res);
+    res.once('close', () => {
+      this.#open.delete(res);
+      if (this.#open.size === 0) this.#onEmpty?.();
+    });
+  }
+
+  /** Resolves when no response is open, or after `timeoutMs`, whichever is first. */
+  drained(timeoutMs: number): Promise<void> {
+    if (this.#open.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      this.#onEmpty = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
 }
