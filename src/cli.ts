@@ -3,6 +3,7 @@
 
 import { MinihubError } from './errors.ts';
 import { MAIN_HELP } from './cli/help.ts';
+import { compactCommand } from './cli/compact-command.ts';
 import { ingestCommand } from './cli/ingest-command.ts';
 import { serve } from './cli/serve.ts';
 import { tokenCommand } from './cli/token-command.ts';
@@ -14,6 +15,7 @@ const COMMANDS: Record<string, (args: string[], env: NodeJS.ProcessEnv) => Promi
   ingest: ingestCommand,
   token: tokenCommand,
   user: userCommand,
+  compact: compactCommand,
 };
 
 async function main(argv: string[]): Promise<number | 'running'> {

@@ -294,6 +294,18 @@ ingest('fails clearly on a missing file', async () => {
   assert.match(result.stderr, /cannot read no\/such\/file\.json: no such file/);
 });
 
+ingest('compacts a data directory from the command line, keeping its state', async () => {
+  const dataDir = tempDataDir();
+  await runCli(['ingest', SAMPLE, '--data', dataDir]);
+  for (const role of ['Reader', 'Editor', 'Reader', 'Editor']) await runCli(['user', 'role', 'bob', role, '--data', dataDir]);
+  const before = readFileSync(join(dataDir, 'catalogue.jsonl'), 'utf8').trim().split('\n').length;
+  assert.is(before, 5);
+  const result = await runCli(['compact', '--data', dataDir]);
+  assert.is(result.code, 0, result.stderr);
+  assert.match(result.stdout, /^compacted: \d+ → \d+ bytes, 14 records \(one per entity\)\n$/);
+  assert.match((await runCli(['user', 'list', '--data', dataDir])).stdout, /^bob\s+Editor/m);
+});
+
 ingest.run();
 
 // ---
@@ -301,7 +313,7 @@ ingest.run();
 const usage = suite('help and usage errors');
 
 usage('prints help for --help and each command\'s --help', async () => {
-  for (const args of [['--help'], ['serve', '--help'], ['ingest', '--help'], ['token', '--help'], ['user', '--help']]) {
+  for (const args of [['--help'], ['serve', '--help'], ['ingest', '--help'], ['token', '--help'], ['user', '--help'], ['compact', '--help']]) {
     const result = await runCli(args);
     assert.is(result.code, 0, args.join(' '));
     assert.match(result.stdout, /Usage/);

@@ -9,6 +9,7 @@ Usage
   minihub token list | revoke ID       list or revoke stored access tokens
   minihub user add NAME --role ROLE    add a user (roles: Admin, Editor, Reader)
   minihub user list | role NAME ROLE   list users, or change a user's role
+  minihub compact [--data DIR]         rewrite the log as the current state
   minihub --help | --version
 
 Run "minihub COMMAND --help" for a command's options.
@@ -73,4 +74,15 @@ itself, and edits the entities it owns. ROLE is Admin, Editor, Reader or none. T
       --role ROLE   add: the new user's role                    (default: none)
       --data DIR    data directory                              (default: data, env MINIHUB_DATA)
   -h, --help        this text
+`;
+
+export const COMPACT_HELP = `Usage: minihub compact [--data DIR]
+
+Rewrites the log as the current state, one record per entity: a new file is written and synced
+beside the old one, then renamed over it, so a crash at any step leaves the old or the new log.
+A running server does this by itself once its log is four times the size of the live state.
+The server must not be running on the same data directory.
+
+      --data DIR   data directory                               (default: data, env MINIHUB_DATA)
+  -h, --help       this text
 `;
