@@ -8,17 +8,19 @@ import { loadSigningKey } from './auth/signing-key.ts';
 import { TokenService } from './auth/tokens.ts';
 import { ROOT_USER } from './auth/users.ts';
 import { corpUserUrn } from './urn.ts';
+import { answerClientError } from './http/client-error.ts';
 import { createRequestListener } from './http/listener.ts';
 import { ingest, type IngestReport, type IngestSource } from './ingest/ingest.ts';
+import { resolveLimits, type Limits } from './limits.ts';
 import type { LogFileSystem } from './store/log-fs.ts';
 import { Store } from './store/store.ts';
 import { VERSION } from './version.ts';
 
 export { MinihubError } from './errors.ts';
 export type { IngestReport, IngestSource } from './ingest/ingest.ts';
+export { DEFAULT_LIMITS, type Limits } from './limits.ts';
 export type { LogFile, LogFileSystem } from './store/log-fs.ts';
 
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 /** How long close() lets requests already being answered finish before dropping them. */
 export const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -33,8 +35,8 @@ export interface ServerOptions {
   seed?: IngestSource[];
   /** Check bearer tokens (default true); false acts as the root user `datahub` for every request. */
   auth?: boolean;
-  /** Largest accepted request body in bytes; default 1 MiB. */
-  maxBodyBytes?: number;
+  /** Limits on requests (body size, depth, timeouts, …); each unset one keeps its default from limits.ts. */
+  limits?: Partial<Limits>;
   /** Receives one line per answered request. Default: silent. */
   logRequest?: (line: string) => void;
   /** Receives warnings and unexpected errors. Default: silent. */
@@ -82,12 +84,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     dataDir = null,
     seed = [],
     auth = true,
-    maxBodyBytes = DEFAULT_MAX_BODY_BYTES,
+    limits: limitOverrides,
     logRequest,
     log = () => {},
     fileSystem,
   } = options;
 
+  const limits = resolveLimits(limitOverrides);
   const store = await Store.open({ dataDir, warn: log, fileSystem });
   let server: Server | undefined;
   try {
@@ -104,16 +107,29 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       store,
       tokens,
       auth,
-      maxBodyBytes,
+      limits,
       version: VERSION,
       logRequest,
       logError: (error) => log(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
     });
     const inFlight = new InFlight();
-    server = createServer((req, res) => {
-      inFlight.track(res);
-      listener(req, res);
-    });
+    const requestTimeout = limits.requestTimeoutMs;
+    server = createServer(
+      {
+        requestTimeout,
+        // node:http refuses a headers timeout longer than the request timeout.
+        headersTimeout: Math.min(limits.headersTimeoutMs, requestTimeout),
+        keepAliveTimeout: limits.keepAliveTimeoutMs,
+        // Timeouts are enforced only when node:http checks, every this many ms.
+        connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(Math.min(limits.headersTimeoutMs, requestTimeout) / 2))),
+      },
+      (req, res) => {
+        inFlight.track(res);
+        listener(req, res);
+      },
+    );
+    server.maxConnections = limits.maxConnections;
+    server.on('clientError', answerClientError);
     await listen(server, port, host);
     const { port: boundPort } = server.address() as AddressInfo;
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${boundPort}`;

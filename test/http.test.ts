@@ -12,7 +12,7 @@ const JSON_HEADERS = { 'Content-Type': 'application/json' };
 const http = suite<{ hub: TestServer }>('POST /api/graphql transport');
 
 http.before(async (context) => {
-  context.hub = await startTestServer({ seed: [SAMPLE], maxBodyBytes: 4096 });
+  context.hub = await startTestServer({ seed: [SAMPLE], limits: { maxBodyBytes: 4096 } });
 });
 http.after(async ({ hub }) => hub.close());
 

@@ -25,6 +25,10 @@ export const SERVE_HELP = `Usage: minihub serve [options]
       --seed FILE        DataHub file to load when the catalogue is empty; repeatable
       --no-auth          no tokens: every request acts as the root user "datahub"
       --max-body-bytes N largest accepted request body            (default: 1048576)
+      --limit NAME=N     change a request limit; repeatable. NAME: maxBodyBytes, maxQueryLength,
+                         maxTokens, maxDepth, maxFields, maxAliases, maxVariablesDepth,
+                         maxTextBytes, requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs,
+                         maxConnections (defaults in src/limits.ts)
   -q, --quiet            no per-request log lines (the banner and errors still print)
   -h, --help             this text
 

@@ -4,6 +4,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 import { MinihubError } from '../errors.ts';
+import { LIMIT_NAMES, type Limits } from '../limits.ts';
 
 export const DEFAULT_PORT = 8080;
 export const DEFAULT_DATA_DIR = 'data';
@@ -47,4 +48,19 @@ export function parseLifetime(value: string): number | null {
     throw new MinihubError('USAGE', `--expires ${value} is not a lifetime; expected a number with s, m, h or d (90s, 1h, 30d) or never`);
   }
   return Number(match[1]) * (UNIT_MS[match[2] as string] as number);
+}
+
+/** `--limit maxDepth=30` (repeatable) and the `--max-body-bytes N` shorthand → limit overrides. */
+export function parseLimits(pairs: string[], maxBodyBytes: string | undefined): Partial<Limits> {
+  const limits: Partial<Limits> = {};
+  for (const pair of pairs) {
+    const [name, value] = pair.split('=', 2) as [string, string | undefined];
+    const known = LIMIT_NAMES.find((candidate) => candidate === name);
+    if (known === undefined || value === undefined) {
+      throw new MinihubError('USAGE', `--limit ${pair} is not NAME=VALUE with NAME one of ${LIMIT_NAMES.join(', ')}`);
+    }
+    limits[known] = parsePositiveInteger(`--limit ${name}`, value);
+  }
+  if (maxBodyBytes !== undefined) limits.maxBodyBytes = parsePositiveInteger('--max-body-bytes', maxBodyBytes);
+  return limits;
 }

@@ -1,8 +1,8 @@
 // `minihub serve`: starts the server, prints the banner and request lines, closes on SIGINT/SIGTERM.
 
-import { DEFAULT_MAX_BODY_BYTES, startServer, type RunningServer } from '../index.ts';
+import { startServer, type RunningServer } from '../index.ts';
 import { SERVE_HELP } from './help.ts';
-import { dataDirOf, parse, parsePort, parsePositiveInteger } from './options.ts';
+import { dataDirOf, parse, parseLimits, parsePort } from './options.ts';
 import { describeReport } from './report.ts';
 
 export async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<number | 'running'> {
@@ -16,6 +16,7 @@ export async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<num
       seed: { type: 'string', multiple: true },
       'no-auth': { type: 'boolean' },
       'max-body-bytes': { type: 'string' },
+      limit: { type: 'string', multiple: true },
       quiet: { type: 'boolean', short: 'q' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -32,7 +33,7 @@ export async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<num
     dataDir: values.memory ? null : dataDirOf(values.data, env),
     seed: values.seed ?? [],
     auth,
-    maxBodyBytes: values['max-body-bytes'] === undefined ? DEFAULT_MAX_BODY_BYTES : parsePositiveInteger('--max-body-bytes', values['max-body-bytes']),
+    limits: parseLimits(values.limit ?? [], values['max-body-bytes']),
     logRequest: values.quiet ? undefined : (line) => process.stdout.write(`${line}\n`),
     log: (message) => process.stderr.write(`minihub: ${message}\n`),
   });

@@ -1,12 +1,14 @@
 // The GraphQL half of POST /api/graphql: request parameters in, DataHub's response envelope out.
 // Pure of HTTP: no sockets, headers or status codes; the HTTP listener wraps it.
 
-import { execute, GraphQLError, parse, validate, type GraphQLSchema } from 'graphql';
+import { execute, GraphQLError, parse, specifiedRules, validate, type GraphQLSchema, type ValidationRule } from 'graphql';
 
 import { MinihubError } from '../errors.ts';
+import type { Limits } from '../limits.ts';
 import { rootValue } from '../resolvers/root.ts';
 import type { RequestContext } from '../resolvers/context.ts';
 import { isJsonObject, type JsonObject } from '../store/json.ts';
+import { costRule } from './cost-rule.ts';
 import { DocumentCache } from './document-cache.ts';
 import { formatError, type ErrorEntry, type ErrorPhase } from './format-error.ts';
 import { minihubSchema } from './schema.ts';
@@ -27,7 +29,7 @@ export interface GraphQLResponse {
 const DOCUMENT_CACHE_SIZE = 1000;
 
 /** Reads {query, variables?, operationName?} from a parsed JSON body; throws BAD_REQUEST naming the problem. */
-export function readGraphQLParams(body: unknown): GraphQLParams {
+export function readGraphQLParams(body: unknown, limits: Pick<Limits, 'maxQueryLength' | 'maxVariablesDepth'>): GraphQLParams {
   if (!isJsonObject(body)) throw new MinihubError('BAD_REQUEST', 'the JSON body must be an object like {"query": "...", "variables": {}}');
   const { query, variables, operationName } = body;
   if (query === undefined) throw new MinihubError('BAD_REQUEST', 'the JSON body has no "query"; expected a GraphQL document string');
@@ -38,15 +40,25 @@ export function readGraphQLParams(body: unknown): GraphQLParams {
   if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') {
     throw new MinihubError('BAD_REQUEST', `"operationName" must be a string or null, not ${describe(operationName)}`);
   }
+  if (query.length > limits.maxQueryLength) {
+    throw new MinihubError('BAD_REQUEST', `"query" is ${query.length} characters long; the limit is ${limits.maxQueryLength}`);
+  }
+  if (variables != null && nesting(variables, limits.maxVariablesDepth) > limits.maxVariablesDepth) {
+    throw new MinihubError('BAD_REQUEST', `"variables" nest more than ${limits.maxVariablesDepth} levels deep`);
+  }
   return { query, variables: variables ?? null, operationName: operationName ?? null };
 }
 
 export class GraphQLExecutor {
   readonly #schema: GraphQLSchema = minihubSchema();
   readonly #cache = new DocumentCache(DOCUMENT_CACHE_SIZE);
+  readonly #rules: readonly ValidationRule[];
+  readonly #maxTokens: number;
   readonly #logUnexpected: (error: unknown) => void;
 
-  constructor(logUnexpected: (error: unknown) => void) {
+  constructor(limits: Limits, logUnexpected: (error: unknown) => void) {
+    this.#rules = [...specifiedRules, costRule(limits)];
+    this.#maxTokens = limits.maxTokens;
     this.#logUnexpected = logUnexpected;
   }
 
@@ -54,12 +66,14 @@ export class GraphQLExecutor {
     let document = this.#cache.get(params.query);
     if (document === undefined) {
       try {
-        document = parse(params.query);
+        document = parse(params.query, { maxTokens: this.#maxTokens });
       } catch (error) {
         if (error instanceof GraphQLError) return this.#failure([error], 'syntax');
+        // graphql-js parses recursively: a document nested deep enough within maxTokens exhausts the stack.
+        if (error instanceof RangeError) return this.#failure([new GraphQLError('Syntax Error: the document nests too deeply.')], 'syntax');
         throw error;
       }
-      const errors = validate(this.#schema, document);
+      const errors = validate(this.#schema, document, this.#rules);
       if (errors.length > 0) return this.#failure(errors, 'validation');
       this.#cache.set(params.query, document);
     }
@@ -83,6 +97,20 @@ export class GraphQLExecutor {
   #failure(errors: readonly GraphQLError[], phase: ErrorPhase): GraphQLResponse {
     return { errors: errors.map((error) => formatError(error, phase, this.#logUnexpected)), data: null, extensions: {} };
   }
+}
+
+/** How deep `value` nests, counting no further than `limit + 1`; iterative, so no input can overflow the stack. */
+function nesting(value: unknown, limit: number): number {
+  let deepest = 0;
+  const pending: [unknown, number][] = [[value, 1]];
+  while (pending.length > 0) {
+    const [current, depth] = pending.pop() as [unknown, number];
+    if (typeof current !== 'object' || current === null) continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > limit) return deepest;
+    for (const child of Object.values(current)) pending.push([child, depth + 1]);
+  }
+  return deepest;
 }
 
 function describe(value: unknown): string {

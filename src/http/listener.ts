@@ -7,6 +7,7 @@ import type { TokenService } from '../auth/tokens.ts';
 import { ROOT_USER } from '../auth/users.ts';
 import { AuthenticationError, MinihubError } from '../errors.ts';
 import { GraphQLExecutor, readGraphQLParams } from '../graphql/execute-request.ts';
+import type { Limits } from '../limits.ts';
 import type { Store } from '../store/store.ts';
 import { readBody } from './body.ts';
 import { HttpError, sendHttpError, sendJson } from './reply.ts';
@@ -17,7 +18,7 @@ export interface ListenerOptions {
   tokens: TokenService;
   /** Check bearer tokens; false acts as the root user `datahub` for every request. */
   auth: boolean;
-  maxBodyBytes: number;
+  limits: Limits;
   version: string;
   /** One line per answered request. */
   logRequest?: (line: string) => void;
@@ -28,8 +29,8 @@ export interface ListenerOptions {
 const ENDPOINTS = ['POST /api/graphql', 'GET /api/graphiql', 'GET /health', 'GET /config'];
 
 export function createRequestListener(options: ListenerOptions): RequestListener {
-  const { store, tokens, auth, maxBodyBytes, version, logRequest, logError } = options;
-  const executor = new GraphQLExecutor(logError);
+  const { store, tokens, auth, limits, version, logRequest, logError } = options;
+  const executor = new GraphQLExecutor(limits, logError);
   // The GraphiQL page and its assets need no token: the queries it sends carry the one typed into it.
   const graphiql = createStaticFiles();
 
@@ -42,7 +43,7 @@ export function createRequestListener(options: ListenerOptions): RequestListener
     if (!/^application\/json\s*(;|$)/i.test(contentType)) {
       throw new HttpError(415, `Content-Type ${contentType === '' ? 'is missing' : `"${contentType}" is not supported`}; expected application/json`);
     }
-    const bytes = await readBody(req, maxBodyBytes);
+    const bytes = await readBody(req, limits.maxBodyBytes);
     let body: unknown;
     try {
       body = JSON.parse(bytes.toString('utf8'));
@@ -51,12 +52,12 @@ export function createRequestListener(options: ListenerOptions): RequestListener
     }
     let params;
     try {
-      params = readGraphQLParams(body);
+      params = readGraphQLParams(body, limits);
     } catch (error) {
       if (error instanceof MinihubError) throw new HttpError(400, error.message);
       throw error;
     }
-    sendJson(res, 200, await executor.run(params, { store, tokens, actor }));
+    sendJson(res, 200, await executor.run(params, { store, tokens, actor, limits }));
   }
 
   function route(req: IncomingMessage, res: ServerResponse): Promise<void> | void {

@@ -6,6 +6,7 @@ import type { TokenMetadata } from '../auth/tokens.ts';
 import { badRequest, MinihubError } from '../errors.ts';
 import { corpUserUrn, parseUrn } from '../urn.ts';
 import type { RequestContext } from './context.ts';
+import { checkTextSizes } from './text-limit.ts';
 
 const DAY = 86_400_000;
 // ONE_WEEK is in DataHub's enum but unmapped there (it errors); minihub gives it its plain meaning.
@@ -58,7 +59,8 @@ export const accessTokenQueries = {
 };
 
 export const accessTokenMutations = {
-  async createAccessToken({ input }: { input: CreateAccessTokenInput }, { store, tokens, actor }: RequestContext) {
+  async createAccessToken({ input }: { input: CreateAccessTokenInput }, { store, tokens, actor, limits }: RequestContext) {
+    checkTextSizes(limits, { name: input.name, description: input.description });
     const target = parseUrn(input.actorUrn);
     if (target.entityType !== 'corpuser') throw badRequest(`actorUrn "${input.actorUrn}" is not a user urn; expected urn:li:corpuser:<name>`);
     const username = input.actorUrn.slice('urn:li:corpuser:'.length);

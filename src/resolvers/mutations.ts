@@ -10,6 +10,7 @@ import type { JsonObject } from '../store/json.ts';
 import { corpUserUrn, parseDatasetUrn, parseUrn } from '../urn.ts';
 import type { RequestContext } from './context.ts';
 import { editFieldDescription, upsertLinks, removeLinkChange, type NewLink } from './edits.ts';
+import { checkTextSizes } from './text-limit.ts';
 import { DatasetView } from './views/dataset.ts';
 
 interface DatasetUpdateInput {
@@ -35,8 +36,12 @@ const EDIT_DOCS: Privilege[][] = [['EDIT_ENTITY'], ['EDIT_ENTITY_DOCS']];
 const EDIT_LINKS: Privilege[][] = [['EDIT_ENTITY'], ['EDIT_ENTITY_DOC_LINKS']];
 
 export const mutations = {
-  async updateDataset({ urn, input }: { urn: string; input: DatasetUpdateInput }, { store, actor }: RequestContext) {
+  async updateDataset({ urn, input }: { urn: string; input: DatasetUpdateInput }, { store, actor, limits }: RequestContext) {
     const key = parseDatasetUrn(urn);
+    checkTextSizes(limits, { 'editableProperties.description': input.editableProperties?.description, 'editableProperties.name': input.editableProperties?.name });
+    for (const element of input.institutionalMemory?.elements ?? []) {
+      checkTextSizes(limits, { 'institutionalMemory url': element.url, 'institutionalMemory description': element.description });
+    }
     // EDIT_ENTITY, or every section's own privilege (none for an empty input), as DataHub checks it.
     const specific: Privilege[] = [];
     if (input.editableProperties != null) specific.push('EDIT_ENTITY_DOCS');
@@ -61,8 +66,9 @@ export const mutations = {
     return new DatasetView(store.catalogue, urn, key);
   },
 
-  async updateDescription({ input }: { input: DescriptionUpdateInput }, { store, actor }: RequestContext): Promise<boolean> {
+  async updateDescription({ input }: { input: DescriptionUpdateInput }, { store, actor, limits }: RequestContext): Promise<boolean> {
     const { description, resourceUrn, subResourceType, subResource } = input;
+    checkTextSizes(limits, { description, subResource });
     const entityType = parseUrn(resourceUrn).entityType;
     const actorUrn = corpUserUrn(actor);
     let build: (reader: AspectReader) => AspectChange[];
@@ -96,7 +102,8 @@ export const mutations = {
     return true;
   },
 
-  async createTag({ input }: { input: CreateTagInput }, { store, actor }: RequestContext): Promise<string> {
+  async createTag({ input }: { input: CreateTagInput }, { store, actor, limits }: RequestContext): Promise<string> {
+    checkTextSizes(limits, { name: input.name, description: input.description });
     requirePrivileges(store.catalogue, actor, null, [['CREATE_TAGS'], ['MANAGE_TAGS']]);
     if (input.id != null && (input.id === '' || input.id.trim() !== input.id)) {
       throw badRequest(`tag id ${JSON.stringify(input.id)} is not usable: expected a non-empty id without leading or trailing whitespace`);
@@ -117,8 +124,9 @@ export const mutations = {
     return urn;
   },
 
-  async addLink({ input }: { input: { linkUrl: string; label: string; resourceUrn: string } }, { store, actor }: RequestContext) {
+  async addLink({ input }: { input: { linkUrl: string; label: string; resourceUrn: string } }, { store, actor, limits }: RequestContext) {
     const { linkUrl, label, resourceUrn } = input;
+    checkTextSizes(limits, { linkUrl, label });
     expectLinkTarget(resourceUrn);
     requirePrivileges(store.catalogue, actor, resourceUrn, EDIT_LINKS);
     const actorUrn = corpUserUrn(actor);
