@@ -10,7 +10,7 @@ import { ROOT_USER } from './auth/users.ts';
 import { corpUserUrn } from './urn.ts';
 import { answerClientError } from './http/client-error.ts';
 import { createRequestListener } from './http/listener.ts';
-import { ingest, type IngestReport, type IngestSource } from './ingest/ingest.ts';
+import { ingest, sourceChanges, type IngestReport, type IngestSource } from './ingest/ingest.ts';
 import { resolveLimits, type Limits } from './limits.ts';
 import type { LogFileSystem } from './store/log-fs.ts';
 import { Store } from './store/store.ts';
@@ -95,12 +95,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   let server: Server | undefined;
   try {
     const tokens = new TokenService(loadSigningKey(dataDir), store);
-    const seedAll = async () => {
-      const reports: IngestReport[] = [];
-      for (const source of seed) reports.push(await ingest(store, source, corpUserUrn(ROOT_USER)));
-      return reports;
-    };
-    const seeded = store.catalogue.entityCount === 0 ? await seedAll() : [];
+    // Seeds fill an empty catalogue only: a data directory that holds one keeps its changes.
+    const seeded: IngestReport[] = [];
+    if (store.catalogue.entityCount === 0) for (const source of seed) seeded.push(await ingest(store, source, corpUserUrn(ROOT_USER)));
     const token = tokens.createSessionToken(ROOT_USER);
 
     const listener = createRequestListener({
@@ -145,9 +142,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         const issued = await tokens.createPersonalToken({ username, name, lifetimeMs, requestedBy: corpUserUrn(ROOT_USER) });
         return issued.token;
       },
-      async reset() {
-        store.clear();
-        await seedAll();
+      reset() {
+        return store.resetTo(sourceChanges(seed));
       },
       close() {
         closing ??= (async () => {

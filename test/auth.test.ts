@@ -32,7 +32,7 @@ auth('accepts the root token and acts as datahub', async ({ hub }) => {
   assert.equal(reply.json.data.me.corpUser.username, 'datahub');
 });
 
-auth('accepts the scheme in any case, as DataHub does', async ({ hub }) => {
+auth('accepts the scheme written bearer, as DataHub does', async ({ hub }) => {
   const reply = await hub.request('/api/graphql', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Authorization: `bearer ${hub.token}` },
@@ -76,6 +76,16 @@ auth('answers a header without the Bearer scheme with 401', async ({ hub }) => {
   });
   assert.is(reply.status, 401);
   assert.match(reply.json.errors[0].message, /expected "Bearer <token>"/);
+});
+
+auth('refuses the scheme in capitals, as DataHub does', async ({ hub }) => {
+  const reply = await hub.request('/api/graphql', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `BEARER ${hub.token}` },
+    body: JSON.stringify({ query: ME }),
+  });
+  assert.is(reply.status, 401);
+  assert.is(reply.json.errors[0].extensions.reason, 'malformed');
 });
 
 auth('refuses a correctly signed token that has no record: a session token of an earlier run', async () => {

@@ -119,6 +119,20 @@ http('answers 413 to a chunked body without a length once it passes the limit', 
   assert.is(status, 413);
 });
 
+http('answers a body that is not valid UTF-8 with 400 instead of storing replacement characters', async ({ hub }) => {
+  const body = Buffer.concat([Buffer.from('{"query": "mutation { createTag(input: {id: \\"u\\", name: \\"'), Buffer.from([0xff, 0xfe]), Buffer.from('\\"}) }"}')]);
+  const reply = await hub.request('/api/graphql', { method: 'POST', headers: { ...JSON_HEADERS, Authorization: `Bearer ${hub.token}` }, body });
+  assert.is(reply.status, 400);
+  assert.match(reply.json.errors[0].message, /not valid UTF-8/);
+  assert.is((await hub.gql('{ tag(urn: "urn:li:tag:u") { properties { name } } }')).json.data.tag.properties, null);
+});
+
+http('closes the connection when it refuses a request before reading its body', async ({ hub }) => {
+  const reply = await hub.request('/api/graphql', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ query: 'x'.repeat(200_000) }) });
+  assert.is(reply.status, 401);
+  assert.is(reply.headers.get('connection'), 'close');
+});
+
 http('answers GET /health with 200 {"status":"ok"} and needs no token', async ({ hub }) => {
   const reply = await hub.request('/health');
   assert.is(reply.status, 200);

@@ -138,6 +138,24 @@ recovery('refuses to start on a corrupt line that is not the last, naming file:l
   assert.not.ok(existsSync(join(dataDir, 'minihub.lock')), 'a failed start releases the lock');
 });
 
+recovery('rewrites nothing, not even a torn tail, when a whole line is corrupt', async () => {
+  const dataDir = tempDataDir();
+  const first = await startTestServer({ dataDir, seed: [SAMPLE] });
+  await first.gql('mutation { createTag(input: {id: "a", name: "a"}) }');
+  await first.close();
+  const lines = logLines(dataDir);
+  const broken = [lines[0], 'not json', ...lines.slice(1)].join('\n') + '\n{"seq": 9, "torn';
+  writeFileSync(join(dataDir, LOG), broken);
+  try {
+    await startServer({ dataDir });
+    assert.unreachable('the start must fail');
+  } catch (error) {
+    assert.match((error as Error).message, /catalogue\.jsonl:2: not valid JSON.*The log was not changed/);
+  }
+  assert.is(readFileSync(join(dataDir, LOG), 'utf8'), broken);
+  assert.not.ok(readdirSync(dataDir).some((file) => file.includes('.torn-')), 'nothing was saved aside either');
+});
+
 recovery('refuses a line that is JSON but not a log record', async () => {
   const dataDir = tempDataDir();
   writeFileSync(join(dataDir, LOG), '{"seq":1,"time":1,"actor":"a","op":"x","changes":[{"urn":"u"}]}\n');
@@ -178,6 +196,26 @@ lock('takes over a lock left by a process that no longer runs', async () => {
   const hub = await startTestServer({ dataDir });
   assert.is(readFileSync(join(dataDir, 'minihub.lock'), 'utf8').trim(), String(process.pid));
   await hub.close();
+});
+
+lock('refuses a lock file without a pid rather than guess that it is stale', async () => {
+  const dataDir = tempDataDir();
+  writeFileSync(join(dataDir, 'minihub.lock'), '');
+  try {
+    await startServer({ dataDir });
+    assert.unreachable('the start must fail');
+  } catch (error) {
+    assert.match((error as Error).message, /lock file .*minihub\.lock without a pid in it; if no minihub uses .*, delete that file/);
+  }
+});
+
+lock('leaves a lock that another process took alone when closing', async () => {
+  const dataDir = tempDataDir();
+  const hub = await startTestServer({ dataDir });
+  // Someone replaced the lock (by hand, say): closing must not delete a lock that is not ours.
+  writeFileSync(join(dataDir, 'minihub.lock'), '4194998\n');
+  await hub.close();
+  assert.is(readFileSync(join(dataDir, 'minihub.lock'), 'utf8'), '4194998\n');
 });
 
 lock.run();

@@ -109,7 +109,8 @@ export class TokenService {
     if (header === undefined || header.trim() === '') {
       throw new AuthenticationError('missing', 'the request has no Authorization header; expected "Authorization: Bearer <token>"');
     }
-    const match = /^Bearer +(\S+)\s*$/i.exec(header);
+    // DataHub accepts the scheme as "Bearer" or "bearer" only.
+    const match = /^[Bb]earer +(\S+)\s*$/.exec(header);
     if (match === null) throw new AuthenticationError('malformed', 'the Authorization header is malformed; expected "Bearer <token>"');
     const token = match[1] as string;
     const claims = verifyJwt(token, this.#key);

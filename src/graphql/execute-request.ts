@@ -26,7 +26,7 @@ export interface GraphQLResponse {
   extensions: Record<string, never>;
 }
 
-const DOCUMENT_CACHE_SIZE = 1000;
+const DOCUMENT_CACHE = { maxEntries: 1000, maxChars: 16 * 1024 * 1024, maxQueryChars: 64 * 1024 };
 
 /** Reads {query, variables?, operationName?} from a parsed JSON body; throws BAD_REQUEST naming the problem. */
 export function readGraphQLParams(body: unknown, limits: Pick<Limits, 'maxQueryLength' | 'maxVariablesDepth'>): GraphQLParams {
@@ -51,7 +51,7 @@ export function readGraphQLParams(body: unknown, limits: Pick<Limits, 'maxQueryL
 
 export class GraphQLExecutor {
   readonly #schema: GraphQLSchema = minihubSchema();
-  readonly #cache = new DocumentCache(DOCUMENT_CACHE_SIZE);
+  readonly #cache = new DocumentCache(DOCUMENT_CACHE);
   readonly #rules: readonly ValidationRule[];
   readonly #maxTokens: number;
   readonly #logUnexpected: (error: unknown) => void;
@@ -68,6 +68,10 @@ export class GraphQLExecutor {
       try {
         document = parse(params.query, { maxTokens: this.#maxTokens });
       } catch (error) {
+        if (error instanceof GraphQLError && error.message.includes(' tokens. Parsing aborted.')) {
+          const tooLong = new GraphQLError(`Syntax Error: the document has more than ${this.#maxTokens} tokens (the maxTokens limit).`, { source: error.source, positions: error.positions });
+          return this.#failure([tooLong], 'syntax');
+        }
         if (error instanceof GraphQLError) return this.#failure([error], 'syntax');
         // graphql-js parses recursively: a document nested deep enough within maxTokens exhausts the stack.
         if (error instanceof RangeError) return this.#failure([new GraphQLError('Syntax Error: the document nests too deeply.')], 'syntax');

@@ -26,6 +26,7 @@ export interface ListenerOptions {
   logError: (error: unknown) => void;
 }
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 const ENDPOINTS = ['POST /api/graphql', 'GET /api/graphiql', 'GET /health', 'GET /config'];
 
 export function createRequestListener(options: ListenerOptions): RequestListener {
@@ -44,9 +45,16 @@ export function createRequestListener(options: ListenerOptions): RequestListener
       throw new HttpError(415, `Content-Type ${contentType === '' ? 'is missing' : `"${contentType}" is not supported`}; expected application/json`);
     }
     const bytes = await readBody(req, limits.maxBodyBytes);
+    let text: string;
+    try {
+      // Fatal decoding: a lenient one would store U+FFFD in place of the bytes the client sent.
+      text = UTF8.decode(bytes);
+    } catch {
+      throw new HttpError(400, 'the body is not valid UTF-8; expected UTF-8 encoded JSON');
+    }
     let body: unknown;
     try {
-      body = JSON.parse(bytes.toString('utf8'));
+      body = JSON.parse(text);
     } catch (error) {
       throw new HttpError(400, `the body is not valid JSON: ${(error as Error).message}`);
     }
@@ -93,6 +101,8 @@ export function createRequestListener(options: ListenerOptions): RequestListener
           return;
         }
         if (error instanceof HttpError) {
+          // Refused before its body was read: close, rather than read on through a body nobody wants.
+          if (!req.complete) res.setHeader('Connection', 'close');
           sendHttpError(res, error);
           return;
         }

@@ -23,8 +23,22 @@ export interface IngestReport {
 export type IngestSource = string | JsonValue;
 
 export async function ingest(store: Store, source: IngestSource, actor: string): Promise<IngestReport> {
+  const { name, parsed } = parseSource(source);
+  return ingestParsed(store, parsed, name, actor);
+}
+
+/** The aspects of `sources` as changes, later ones winning, as ingesting them in order would leave them. */
+export function sourceChanges(sources: readonly IngestSource[]): AspectChange[] {
+  const latest = new Map<string, AspectChange>();
+  for (const source of sources) {
+    for (const { urn, aspect, value } of parseSource(source).parsed.aspects) latest.set(`${urn}\u0000${aspect}`, { urn, aspect, value });
+  }
+  return [...latest.values()];
+}
+
+function parseSource(source: IngestSource): { name: string; parsed: ParsedFile } {
   const [name, text] = typeof source === 'string' ? [source, readSource(source)] : ['(records)', JSON.stringify(source)];
-  return ingestParsed(store, parseDataHubFile(text, name), name, actor);
+  return { name, parsed: parseDataHubFile(text, name) };
 }
 
 export async function ingestParsed(store: Store, parsed: ParsedFile, source: string, actor: string): Promise<IngestReport> {

@@ -48,9 +48,7 @@ export const accessTokenQueries = {
     });
     // DataHub lets a user list tokens only through a filter on itself, unless it manages all tokens.
     const viewingSelf = filters.some(({ values }) => values.length > 0 && values.every((urn) => urn === me));
-    if (!viewingSelf && !platformPrivileges(store.catalogue, actor).has('MANAGE_ACCESS_TOKENS')) {
-      throw new MinihubError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
-    }
+    if (!viewingSelf) requirePrivileges(store.catalogue, actor, null, [['MANAGE_ACCESS_TOKENS']]);
     const matching = tokens.list().filter((token) => filters.every(({ field, values }) => values.includes(token[field])));
     const start = Math.max(0, input.start ?? 0);
     const page = matching.slice(start, start + Math.max(0, input.count ?? 20));

@@ -38,7 +38,7 @@ export function removeLinkChange(reader: AspectReader, urn: string, url: string)
  * the entry's tags. The column must exist in the ingested schema, matched by exact fieldPath.
  */
 export function editFieldDescription(reader: AspectReader, urn: string, fieldPath: string, description: string): AspectChange {
-  if (!reader.exists(urn)) throw badRequest(`Failed to update ${urn}. ${urn} does not exist.`);
+  requireExisting(reader, urn);
   const schema = reader.aspect(urn, 'schemaMetadata');
   if (!isJsonObject(schema)) throw badRequest(`Failed to update ${urn} & field ${fieldPath}. ${urn} has no schema.`);
   const fields = Array.isArray(schema.fields) ? schema.fields : [];
@@ -51,6 +51,11 @@ export function editFieldDescription(reader: AspectReader, urn: string, fieldPat
   const index = infos.findIndex((info) => info.fieldPath === fieldPath);
   const updated = index === -1 ? [...infos, { fieldPath, description }] : infos.map((info, i) => (i === index ? { ...info, description } : info));
   return { urn, aspect: 'editableSchemaMetadata', value: { ...previous, editableSchemaFieldInfo: updated } };
+}
+
+/** DataHub's refusal of an edit to an entity that does not exist. */
+export function requireExisting(reader: AspectReader, urn: string): void {
+  if (!reader.exists(urn)) throw badRequest(`Failed to update ${urn}. ${urn} does not exist.`);
 }
 
 function storedLinks(reader: AspectReader, urn: string): JsonObject[] {

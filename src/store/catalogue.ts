@@ -35,6 +35,10 @@ export class Catalogue implements AspectReader {
     for (const urn of this.#entities.keys()) if (urn.startsWith(prefix)) yield urn;
   }
 
+  aspectNames(urn: string): Iterable<string> {
+    return this.#entities.get(urn)?.keys() ?? [];
+  }
+
   /** Every entity with its aspects, in insertion order. */
   entities(): Iterable<[string, ReadonlyMap<string, JsonValue>]> {
     return this.#entities.entries();
@@ -71,10 +75,10 @@ export class Catalogue implements AspectReader {
  * catalogue see neither until the batch is durable.
  */
 export class StagedChanges implements AspectReader {
-  readonly #base: AspectReader;
+  readonly #base: Catalogue;
   readonly #staged = new Map<string, Map<string, JsonValue>>();
 
-  constructor(base: AspectReader) {
+  constructor(base: Catalogue) {
     this.#base = base;
   }
 
@@ -89,8 +93,11 @@ export class StagedChanges implements AspectReader {
 
   exists(urn: string): boolean {
     const staged = this.#staged.get(urn);
-    if (staged !== undefined) for (const value of staged.values()) if (value !== null) return true;
-    return this.#base.exists(urn);
+    if (staged === undefined) return this.#base.exists(urn);
+    for (const value of staged.values()) if (value !== null) return true;
+    // Every staged value is a removal: the entity exists if the live one keeps an aspect not removed.
+    for (const aspect of this.#base.aspectNames(urn)) if (!staged.has(aspect)) return true;
+    return false;
   }
 
   stage(changes: readonly AspectChange[]): void {

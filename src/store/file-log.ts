@@ -11,6 +11,13 @@ import { nodeLogFileSystem, type LogFile, type LogFileSystem } from './log-fs.ts
 import { parseLogRecord, type LogRecord } from './log-record.ts';
 
 export const LOG_FILE = 'catalogue.jsonl';
+// What a client is told once the log cannot take writes; the detail (paths, errno) goes to the server log.
+const WRITES_REFUSED = 'The change was not saved: the catalogue stopped accepting writes after a disk failure and serves reads only until minihub restarts.';
+
+/** A compaction whose new log is in place but could not be reopened for writing. */
+export class CompactedButBroken extends Error {
+  override readonly name = 'CompactedButBroken';
+}
 const COMPACT_SUFFIX = '.compact';
 const NEWLINE = 0x0a;
 
@@ -56,11 +63,12 @@ export async function openFileLog(dir: string, warn: (message: string) => void, 
       warn(`${path}${COMPACT_SUFFIX}: removed what an interrupted compaction left; ${path} is unchanged`);
     }
     const bytes = (await fs.read(path)) ?? Buffer.alloc(0);
+    const end = bytes.lastIndexOf(NEWLINE) + 1;
+    // Every whole line is checked before anything is cut: a log refused for a bad line is left untouched.
+    const records = parseRecords(path, bytes.subarray(0, end));
     const file = await fs.open(path, { create: true, truncate: false });
     try {
-      const end = bytes.lastIndexOf(NEWLINE) + 1;
       if (end < bytes.length) await cutTornTail(fs, file, path, bytes, end, warn);
-      const records = parseRecords(path, bytes.subarray(0, end));
       return { storage: new FileLog(fs, path, dir, file, end, release), records };
     } catch (error) {
       await file.close();
@@ -142,13 +150,19 @@ class FileLog implements LogStorage {
       this.#file = await this.#fs.open(this.location, { create: false, truncate: false });
       this.#size = bytes.length;
     } catch (error) {
-      this.#broken = new MinihubError('SERVER_ERROR', `${this.location} was compacted but could not be reopened (${(error as Error).message}); restart minihub`);
-      throw error;
+      this.#broken = new MinihubError('SERVER_ERROR', WRITES_REFUSED, { cause: error });
+      throw new CompactedButBroken(`${this.location} was compacted but could not be reopened: ${(error as Error).message}`);
     } finally {
       await old.close().catch(() => {});
     }
-    await this.#fs.syncDirectory(this.#dir);
-    this.#directorySynced = true;
+    // Step 5: make the rename durable. If that fails now, the next append syncs the directory first,
+    // and fails (and is cut back) if it still cannot.
+    try {
+      await this.#fs.syncDirectory(this.#dir);
+      this.#directorySynced = true;
+    } catch {
+      this.#directorySynced = false;
+    }
   }
 
   async close(): Promise<void> {
@@ -162,11 +176,9 @@ class FileLog implements LogStorage {
       await this.#file.truncate(this.#size);
       await this.#file.sync();
     } catch (error) {
-      this.#broken = new MinihubError(
-        'SERVER_ERROR',
-        `${this.location} could not be repaired after a failed write (${(cause as Error).message}, then ${(error as Error).message}); ` +
-          'writes are refused until minihub restarts',
-      );
+      this.#broken = new MinihubError('SERVER_ERROR', WRITES_REFUSED, {
+        cause: new Error(`${this.location} could not be cut back after a failed write (${(cause as Error).message}, then ${(error as Error).message})`),
+      });
     }
   }
 }

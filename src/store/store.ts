@@ -3,7 +3,7 @@
 
 import { MinihubError } from '../errors.ts';
 import { Catalogue, StagedChanges, type AspectChange, type AspectReader } from './catalogue.ts';
-import { MemoryLog, openFileLog, type LogStorage } from './file-log.ts';
+import { CompactedButBroken, MemoryLog, openFileLog, type LogStorage } from './file-log.ts';
 import type { LogFileSystem } from './log-fs.ts';
 import type { LogRecord } from './log-record.ts';
 
@@ -42,10 +42,6 @@ interface PendingCommit {
   reject: (error: unknown) => void;
 }
 
-interface PendingCompaction {
-  resolve: (report: CompactionReport) => void;
-  reject: (error: unknown) => void;
-}
 
 export class Store {
   readonly catalogue = new Catalogue();
@@ -55,7 +51,8 @@ export class Store {
   #nextSeq: number;
   #recordCount: number;
   #queue: PendingCommit[] = [];
-  #compactions: PendingCompaction[] = [];
+  // Maintenance (compaction, reset) runs between commit batches, never inside one.
+  #jobs: (() => Promise<void>)[] = [];
   #flushing: Promise<void> | null = null;
   #closed = false;
   // The log size at which to measure the live state again and maybe compact.
@@ -98,7 +95,7 @@ export class Store {
    * once that record is durable and applied. An empty change list writes nothing.
    */
   commit(op: string, actor: string, build: ChangeBuilder): Promise<AspectChange[]> {
-    if (this.#closed) return Promise.reject(new MinihubError('SERVER_ERROR', 'the store is closed'));
+    if (this.#closed) return Promise.reject(new MinihubError('SERVER_ERROR', CLOSED));
     return new Promise((resolve, reject) => {
       this.#queue.push({ op, actor, build, resolve, reject });
       this.#flushing ??= this.#flush();
@@ -107,19 +104,21 @@ export class Store {
 
   /** Rewrites the log as the current state, one record per entity, between two commit batches. */
   compact(): Promise<CompactionReport> {
-    if (this.#closed) return Promise.reject(new MinihubError('SERVER_ERROR', 'the store is closed'));
-    return new Promise((resolve, reject) => {
-      this.#compactions.push({ resolve, reject });
-      this.#flushing ??= this.#flush();
-    });
+    return this.#schedule(() => this.#runCompaction());
   }
 
-  /** Empties the catalogue (memory stores only: a durable log is never rewritten this way). */
-  clear(): void {
+  /**
+   * Replaces the whole catalogue with `changes` in one step between two commit batches, so no reader
+   * sees it half done. Memory stores only: a durable log is never rewritten this way.
+   */
+  resetTo(changes: readonly AspectChange[]): Promise<void> {
     if (this.#log.location !== 'memory') {
-      throw new MinihubError('BAD_REQUEST', `refusing to clear the persistent store at ${this.#log.location}`);
+      return Promise.reject(new MinihubError('BAD_REQUEST', `refusing to reset the persistent store at ${this.#log.location}`));
     }
-    this.catalogue.clear();
+    return this.#schedule(async () => {
+      this.catalogue.clear();
+      this.catalogue.apply(changes);
+    });
   }
 
   /** Waits for queued commits to be durable, then releases the log. */
@@ -129,11 +128,21 @@ export class Store {
     await this.#log.close();
   }
 
+  #schedule<T>(job: () => Promise<T>): Promise<T> {
+    if (this.#closed) return Promise.reject(new MinihubError('SERVER_ERROR', CLOSED));
+    return new Promise((resolve, reject) => {
+      this.#jobs.push(() => job().then(resolve, reject));
+      this.#flushing ??= this.#flush();
+    });
+  }
+
   async #flush(): Promise<void> {
-    while (this.#queue.length > 0 || this.#compactions.length > 0) {
+    while (this.#queue.length > 0 || this.#jobs.length > 0) {
       if (this.#queue.length > 0) await this.#commitBatch();
-      if (this.#compactions.length > 0) await this.#runCompaction();
-      else if (this.#autoCompact && this.#log.size >= this.#nextCompactionCheck) this.#considerCompaction();
+      const jobs = this.#jobs;
+      this.#jobs = [];
+      for (const job of jobs) await job();
+      if (jobs.length === 0 && this.#autoCompact && this.#log.size >= this.#nextCompactionCheck) this.#considerCompaction();
     }
     this.#flushing = null;
   }
@@ -161,7 +170,7 @@ export class Store {
     } catch (error) {
       // Nothing of the batch was applied, and the log was cut back: every commit in it fails whole.
       this.#nextSeq -= records.length;
-      const failure = error instanceof MinihubError ? error : writeFailure(this.#log.location, error);
+      const failure = error instanceof MinihubError ? error : writeFailure(error);
       for (const { commit } of accepted) commit.reject(failure);
       return;
     }
@@ -170,9 +179,7 @@ export class Store {
     for (const { commit, record } of accepted) commit.resolve(record?.changes ?? []);
   }
 
-  async #runCompaction(): Promise<void> {
-    const waiting = this.#compactions;
-    this.#compactions = [];
+  async #runCompaction(): Promise<CompactionReport> {
     const bytesBefore = this.#log.size;
     const time = Date.now();
     const records: LogRecord[] = [];
@@ -183,14 +190,21 @@ export class Store {
     try {
       await this.#log.rewrite(records);
     } catch (error) {
-      const failure = new MinihubError('SERVER_ERROR', `compaction of ${this.#log.location} failed: ${(error as Error).message}; the log is unchanged`, { cause: error });
-      for (const waiter of waiting) waiter.reject(failure);
-      return;
+      const switched = error instanceof CompactedButBroken;
+      if (switched) this.#afterRewrite(records.length);
+      // Back off, so a disk that keeps failing is not rewritten again on every commit batch.
+      else this.#nextCompactionCheck = Math.max(this.#nextCompactionCheck, 2 * this.#log.size);
+      const outcome = switched ? 'the new log is in place, but writes are refused until a restart' : 'the log is unchanged';
+      throw new MinihubError('SERVER_ERROR', `compaction of ${this.#log.location} failed: ${(error as Error).message}; ${outcome}`, { cause: error });
     }
-    this.#nextSeq = records.length + 1;
-    this.#recordCount = records.length;
+    this.#afterRewrite(records.length);
+    return { bytesBefore, bytesAfter: this.#log.size, records: records.length };
+  }
+
+  #afterRewrite(records: number): void {
+    this.#nextSeq = records + 1;
+    this.#recordCount = records;
     this.#nextCompactionCheck = Math.max(COMPACT_MIN_BYTES, COMPACT_RATIO * this.#log.size);
-    for (const waiter of waiting) waiter.resolve({ bytesBefore, bytesAfter: this.#log.size, records: records.length });
   }
 
   // Measuring the live state costs a pass over it, so it happens only when the log has grown past the
@@ -201,20 +215,25 @@ export class Store {
       for (const [aspect, value] of aspects) liveBytes += urn.length + aspect.length + JSON.stringify(value).length + 40;
     }
     if (this.#log.size >= COMPACT_RATIO * liveBytes) {
-      this.#compactions.push({
-        resolve: ({ bytesBefore, bytesAfter }) => this.#warn(`compacted ${this.#log.location}: ${bytesBefore} → ${bytesAfter} bytes`),
-        reject: (error) => this.#warn(`automatic ${(error as Error).message}`),
-      });
+      this.#jobs.push(() =>
+        this.#runCompaction().then(
+          ({ bytesBefore, bytesAfter }) => this.#warn(`compacted ${this.#log.location}: ${bytesBefore} → ${bytesAfter} bytes`),
+          (error: unknown) => this.#warn(`automatic ${(error as Error).message}`),
+        ),
+      );
     }
     else this.#nextCompactionCheck = Math.max(COMPACT_MIN_BYTES, COMPACT_RATIO * liveBytes);
   }
 }
 
-function writeFailure(location: string, error: unknown): MinihubError {
-  const { code, message } = error as NodeJS.ErrnoException;
+const CLOSED = 'The change was not saved: minihub is shutting down.';
+
+/** What the client is told of a failed write: the errno, not the path (the cause keeps that for the log). */
+function writeFailure(error: unknown): MinihubError {
+  const { code } = error as NodeJS.ErrnoException;
   return new MinihubError(
     'SERVER_ERROR',
-    `the change was not saved: writing ${location} failed (${code ?? message}); nothing was changed`,
+    `The change was not saved: the disk reported ${code ?? 'an error'} while writing the log. Nothing was changed; try again.`,
     { cause: error },
   );
 }

@@ -1,6 +1,7 @@
 // Views of aspects several entity types share: ownership, tags, links, audit stamps, custom properties,
 // and the users and groups they point at. Plain objects for graphql-js's default field resolver.
 
+import { userExists } from '../../auth/users.ts';
 import type { AspectReader } from '../../store/catalogue.ts';
 import type { JsonObject } from '../../store/json.ts';
 import { aspectObject, bool, num, obj, objects, str, strings, urnId } from './read.ts';
@@ -41,7 +42,7 @@ export class CorpUserView {
   }
 
   exists(): boolean {
-    return this.username === 'datahub' || this.#reader.exists(this.urn);
+    return userExists(this.#reader, this.username);
   }
 
   properties() {
