@@ -147,8 +147,9 @@ export class TokenService {
   }
 
   // DataHub stores base64(sha256(salt + token)); keyed with the signing key, the id reveals nothing.
+  // Hex, not base64: an id starting with "-" would read as an option on the command line.
   #tokenId(token: string): string {
-    return createHmac('sha256', this.#key).update(token).digest('base64url');
+    return createHmac('sha256', this.#key).update(token).digest('hex');
   }
 }
 
