@@ -1,5 +1,5 @@
-// Applies a DataHub file to the store as one log record holding only the aspects that change,
-// so ingesting the same file twice writes nothing the second time.
+// Applies a DataHub file to the store as log records holding only the aspects that change (one per
+// INGEST_BATCH_ASPECTS aspects), so ingesting the same file twice writes nothing the second time.
 
 import { readFileSync } from 'node:fs';
 
@@ -41,6 +41,9 @@ function parseSource(source: IngestSource): { name: string; parsed: ParsedFile }
   return { name, parsed: parseDataHubFile(text, name) };
 }
 
+/** Aspects per log record: bounded, so a large file is many moderate lines rather than one huge one. */
+export const INGEST_BATCH_ASPECTS = 2000;
+
 export async function ingestParsed(store: Store, parsed: ParsedFile, source: string, actor: string): Promise<IngestReport> {
   // Later records for the same aspect win, as they would if the file were ingested one record at a time.
   const latest = new Map<string, AspectChange>();
@@ -49,19 +52,25 @@ export async function ingestParsed(store: Store, parsed: ParsedFile, source: str
     latest.set(`${urn}\u0000${aspect}`, { urn, aspect, value });
     (entities[entityType] ??= new Set()).add(urn);
   }
+  const all = [...latest.values()];
   let unchanged = 0;
-  const changes = await store.commit('ingest', actor, (reader) =>
-    [...latest.values()].filter((change) => {
-      const same = JSON.stringify(reader.aspect(change.urn, change.aspect)) === JSON.stringify(change.value);
-      if (same) unchanged++;
-      return !same;
-    }),
-  );
+  let written = 0;
+  for (let start = 0; start < all.length; start += INGEST_BATCH_ASPECTS) {
+    const batch = all.slice(start, start + INGEST_BATCH_ASPECTS);
+    const changes = await store.commit('ingest', actor, (reader) =>
+      batch.filter((change) => {
+        const same = JSON.stringify(reader.aspect(change.urn, change.aspect)) === JSON.stringify(change.value);
+        if (same) unchanged++;
+        return !same;
+      }),
+    );
+    written += changes.length;
+  }
   return {
     source,
     records: parsed.records,
     entities: Object.fromEntries(Object.entries(entities).map(([type, urns]) => [type, urns.size])),
-    written: changes.length,
+    written,
     unchanged,
     rejected: parsed.rejected,
   };

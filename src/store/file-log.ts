@@ -36,7 +36,9 @@ export interface LogStorage {
 
 export interface OpenedLog {
   storage: LogStorage;
-  records: LogRecord[];
+  /** How many records were replayed, and the last one's sequence number (0 for an empty log). */
+  records: number;
+  lastSeq: number;
 }
 
 /** Keeps nothing: the catalogue in memory is the only copy. */
@@ -49,27 +51,42 @@ export class MemoryLog implements LogStorage {
 }
 
 /**
- * Opens (creating if needed) the log in `dir`, takes the lock and reads every record.
- * A torn last line is cut off and saved aside with a warning; any other bad line refuses the open.
+ * Opens (creating if needed) the log in `dir`, takes the lock and hands every record to `onRecord`, in
+ * order, streaming the file in large chunks. A torn last line is cut off and saved aside with a
+ * warning; any other bad line refuses the open, and then nothing in the directory has been changed.
  */
-export async function openFileLog(dir: string, warn: (message: string) => void, fs: LogFileSystem = nodeLogFileSystem): Promise<OpenedLog> {
+export async function openFileLog(
+  dir: string,
+  onRecord: (record: LogRecord) => void,
+  warn: (message: string) => void,
+  fs: LogFileSystem = nodeLogFileSystem,
+): Promise<OpenedLog> {
   mkdirSync(dir, { recursive: true });
   const release = acquireLock(dir);
   try {
     const path = join(dir, LOG_FILE);
     // A compaction that crashed before its rename leaves its temporary file; the old log is whole.
-    if ((await fs.read(path + COMPACT_SUFFIX)) !== null) {
+    if (await fs.exists(path + COMPACT_SUFFIX)) {
       await fs.remove(path + COMPACT_SUFFIX);
       warn(`${path}${COMPACT_SUFFIX}: removed what an interrupted compaction left; ${path} is unchanged`);
     }
-    const bytes = (await fs.read(path)) ?? Buffer.alloc(0);
-    const end = bytes.lastIndexOf(NEWLINE) + 1;
-    // Every whole line is checked before anything is cut: a log refused for a bad line is left untouched.
-    const records = parseRecords(path, bytes.subarray(0, end));
+    let records = 0;
+    let lastSeq = 0;
+    const { end, tail } = await forEachLine(fs.readChunks(path), (text, line) => {
+      if (text.trim() === '') return;
+      const parsed = parseLogRecord(text);
+      if (typeof parsed === 'string') {
+        throw new MinihubError('STORE_CORRUPT', `${path}:${line}: ${parsed}. The log was not changed; repair or remove that line, then start again`);
+      }
+      onRecord(parsed);
+      records++;
+      lastSeq = parsed.seq;
+    });
+    // Only now, with every whole line read and accepted, may the torn tail be cut.
     const file = await fs.open(path, { create: true, truncate: false });
     try {
-      if (end < bytes.length) await cutTornTail(fs, file, path, bytes, end, warn);
-      return { storage: new FileLog(fs, path, dir, file, end, release), records };
+      if (tail.length > 0) await cutTornTail(fs, file, path, tail, end, warn);
+      return { storage: new FileLog(fs, path, dir, file, end, release), records, lastSeq };
     } catch (error) {
       await file.close();
       throw error;
@@ -78,6 +95,27 @@ export async function openFileLog(dir: string, warn: (message: string) => void, 
     release();
     throw error;
   }
+}
+
+/** Calls `onLine` for each newline-terminated line; returns where the last one ends and what follows it. */
+async function forEachLine(chunks: AsyncIterable<Buffer>, onLine: (text: string, line: number) => void): Promise<{ end: number; tail: Buffer }> {
+  let pending: Buffer[] = [];
+  let end = 0;
+  let line = 0;
+  for await (const chunk of chunks) {
+    let start = 0;
+    for (let stop = chunk.indexOf(NEWLINE); stop !== -1; stop = chunk.indexOf(NEWLINE, start)) {
+      const piece = chunk.subarray(start, stop);
+      // Newline bytes never occur inside a multi-byte UTF-8 character, so each line decodes on its own.
+      const bytes = pending.length === 0 ? piece : Buffer.concat([...pending, piece]);
+      pending = [];
+      end += bytes.length + 1;
+      onLine(bytes.toString('utf8'), ++line);
+      start = stop + 1;
+    }
+    if (start < chunk.length) pending.push(chunk.subarray(start));
+  }
+  return { end, tail: Buffer.concat(pending) };
 }
 
 class FileLog implements LogStorage {
@@ -192,36 +230,14 @@ async function writeAll(file: LogFile, bytes: Buffer, position: number): Promise
   }
 }
 
-function parseRecords(path: string, bytes: Buffer): LogRecord[] {
-  const records: LogRecord[] = [];
-  let start = 0;
-  let line = 0;
-  while (start < bytes.length) {
-    const stop = bytes.indexOf(NEWLINE, start);
-    line++;
-    const text = bytes.toString('utf8', start, stop);
-    start = stop + 1;
-    if (text.trim() === '') continue;
-    const parsed = parseLogRecord(text);
-    if (typeof parsed === 'string') {
-      throw new MinihubError(
-        'STORE_CORRUPT',
-        `${path}:${line}: ${parsed}. The log was not changed; repair or remove that line, then start again`,
-      );
-    }
-    records.push(parsed);
-  }
-  return records;
-}
-
 /** A crash mid-append leaves a last line without its newline: that write was never acknowledged. */
-async function cutTornTail(fs: LogFileSystem, file: LogFile, path: string, bytes: Buffer, end: number, warn: (message: string) => void): Promise<void> {
+async function cutTornTail(fs: LogFileSystem, file: LogFile, path: string, tail: Buffer, end: number, warn: (message: string) => void): Promise<void> {
   const aside = `${path}.torn-${Date.now()}`;
-  await fs.writeAside(aside, bytes.subarray(end));
+  await fs.writeAside(aside, tail);
   await file.truncate(end);
   await file.sync();
   warn(
-    `${path}: the last line was incomplete (${bytes.length - end} bytes, a write cut short by a crash); ` +
+    `${path}: the last line was incomplete (${tail.length} bytes, a write cut short by a crash); ` +
       `cut it off and saved it to ${aside}`,
   );
 }

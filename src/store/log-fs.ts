@@ -2,7 +2,9 @@
 // (EIO, ENOSPC, short writes) at a chosen step. The real one is a thin layer over node:fs.
 
 import { constants } from 'node:fs';
-import { open, readFile, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
+import { access, open, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
+
+const READ_CHUNK_BYTES = 4 * 1024 * 1024;
 
 export interface LogFile {
   /** Writes at `position`; may write fewer bytes than given (the caller loops). */
@@ -15,8 +17,9 @@ export interface LogFile {
 export interface LogFileSystem {
   /** Opens for positional writes, creating the file (mode 0600) when `create` and it is missing; `truncate` empties it. */
   open(path: string, mode: { create: boolean; truncate: boolean }): Promise<LogFile>;
-  /** The file's bytes, or null when it does not exist. */
-  read(path: string): Promise<Buffer | null>;
+  /** The file's bytes in large chunks, in order; none when it does not exist. */
+  readChunks(path: string): AsyncIterable<Buffer>;
+  exists(path: string): Promise<boolean>;
   writeAside(path: string, data: Buffer): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   remove(path: string): Promise<void>;
@@ -53,12 +56,32 @@ export const nodeLogFileSystem: LogFileSystem = {
     const flags = constants.O_RDWR | (create ? constants.O_CREAT : 0) | (truncate ? constants.O_TRUNC : 0);
     return new NodeLogFile(await open(path, flags, 0o600));
   },
-  async read(path) {
+  async *readChunks(path) {
+    let handle: FileHandle;
     try {
-      return await readFile(path);
+      handle = await open(path, 'r');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
       throw error;
+    }
+    try {
+      for (;;) {
+        // A fresh buffer per chunk: the caller may keep slices of it.
+        const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+        if (bytesRead === 0) return;
+        yield buffer.subarray(0, bytesRead);
+      }
+    } finally {
+      await handle.close();
+    }
+  },
+  async exists(path) {
+    try {
+      await access(path);
+      return true;
+    } catch {
+      return false;
     }
   },
   writeAside: (path, data) => writeFile(path, data, { mode: 0o600 }),

@@ -3,6 +3,7 @@
 
 import { MinihubError } from '../errors.ts';
 import { Catalogue, StagedChanges, type AspectChange, type AspectReader } from './catalogue.ts';
+import { exportCatalogue, type McpRecord } from './export.ts';
 import { CompactedButBroken, MemoryLog, openFileLog, type LogStorage } from './file-log.ts';
 import type { LogFileSystem } from './log-fs.ts';
 import type { LogRecord } from './log-record.ts';
@@ -44,7 +45,7 @@ interface PendingCommit {
 
 
 export class Store {
-  readonly catalogue = new Catalogue();
+  readonly catalogue: Catalogue;
   readonly #log: LogStorage;
   readonly #autoCompact: boolean;
   readonly #warn: (message: string) => void;
@@ -58,21 +59,23 @@ export class Store {
   // The log size at which to measure the live state again and maybe compact.
   #nextCompactionCheck = COMPACT_MIN_BYTES;
 
-  private constructor(log: LogStorage, records: readonly LogRecord[], autoCompact: boolean, warn: (message: string) => void) {
+  private constructor(catalogue: Catalogue, log: LogStorage, records: number, lastSeq: number, autoCompact: boolean, warn: (message: string) => void) {
+    this.catalogue = catalogue;
     this.#log = log;
     this.#warn = warn;
     this.#autoCompact = autoCompact && log.location !== 'memory';
-    for (const record of records) this.catalogue.apply(record.changes);
-    this.#recordCount = records.length;
-    this.#nextSeq = (records.at(-1)?.seq ?? 0) + 1;
+    this.#recordCount = records;
+    this.#nextSeq = lastSeq + 1;
   }
 
   static async open(options: StoreOptions): Promise<Store> {
     const autoCompact = options.autoCompact ?? true;
     const warn = options.warn ?? (() => {});
-    if (options.dataDir === null) return new Store(new MemoryLog(), [], autoCompact, warn);
-    const { storage, records } = await openFileLog(options.dataDir, warn, options.fileSystem);
-    return new Store(storage, records, autoCompact, warn);
+    const catalogue = new Catalogue();
+    if (options.dataDir === null) return new Store(catalogue, new MemoryLog(), 0, 0, autoCompact, warn);
+    // Records are applied as they are read, so replay never holds more than the catalogue itself.
+    const opened = await openFileLog(options.dataDir, (record) => catalogue.apply(record.changes), warn, options.fileSystem);
+    return new Store(catalogue, opened.storage, opened.records, opened.lastSeq, autoCompact, warn);
   }
 
   /** The log file's path, or "memory". */
@@ -105,6 +108,14 @@ export class Store {
   /** Rewrites the log as the current state, one record per entity, between two commit batches. */
   compact(): Promise<CompactionReport> {
     return this.#schedule(() => this.#runCompaction());
+  }
+
+  /**
+   * The whole catalogue, edits included, as DataHub MCPs (one UPSERT per aspect, access tokens left
+   * out): what `minihub export` writes. A consistent snapshot: commits apply synchronously, never midway.
+   */
+  export(): McpRecord[] {
+    return exportCatalogue(this.catalogue);
   }
 
   /**
