@@ -1,0 +1,60 @@
+// Generates synthetic catalogues for the benchmark: DataHub MCP files of N datasets x C columns,
+// written in pieces so no single string grows too large, and a raw log of many small records.
+
+import { createWriteStream } from 'node:fs';
+import { join } from 'node:path';
+
+export function datasetUrn(index: number): string {
+  return `urn:li:dataset:(urn:li:dataPlatform:postgres,bench.public.table_${index},PROD)`;
+}
+
+function mcp(entityUrn: string, aspectName: string, json: unknown): string {
+  return JSON.stringify({ entityType: 'dataset', entityUrn, changeType: 'UPSERT', aspectName, aspect: { json } });
+}
+
+function datasetRecords(index: number, columns: number): string[] {
+  const urn = datasetUrn(index);
+  const fields = Array.from({ length: columns }, (_, column) => ({
+    fieldPath: `column_${column}`,
+    nullable: column % 3 === 0,
+    description: `Column ${column} of table ${index}: what it holds and where it comes from.`,
+    type: { type: { [column % 2 === 0 ? 'com.linkedin.schema.StringType' : 'com.linkedin.schema.NumberType']: {} } },
+    nativeDataType: column % 2 === 0 ? 'varchar(255)' : 'bigint',
+    recursive: false,
+  }));
+  return [
+    mcp(urn, 'datasetProperties', { name: `table_${index}`, description: `Table ${index} of the benchmark catalogue.`, customProperties: { owner_team: `team_${index % 50}` } }),
+    mcp(urn, 'schemaMetadata', { schemaName: `table_${index}`, platform: 'urn:li:dataPlatform:postgres', version: 0, hash: '', platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: '' } }, fields }),
+    mcp(urn, 'ownership', { owners: [{ owner: `urn:li:corpuser:user_${index % 100}`, type: 'TECHNICAL_OWNER' }], lastModified: { time: 0, actor: 'urn:li:corpuser:datahub' } }),
+  ];
+}
+
+/** Writes `datasets` datasets as JSON-array MCP files of at most `perFile` datasets each; returns their paths. */
+export async function writeCatalogueFiles(dir: string, datasets: number, columns: number, perFile = 10_000): Promise<string[]> {
+  const files: string[] = [];
+  for (let first = 0; first < datasets; first += perFile) {
+    const path = join(dir, `catalogue-${files.length}.json`);
+    const out = createWriteStream(path);
+    out.write('[\n');
+    const last = Math.min(datasets, first + perFile);
+    for (let index = first; index < last; index++) {
+      const lines = datasetRecords(index, columns).join(',\n');
+      if (!out.write(index === first ? lines : `,\n${lines}`)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+    }
+    out.write('\n]\n');
+    await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+    files.push(path);
+  }
+  return files;
+}
+
+/** Writes a minihub log of `records` small records straight away (what a long-running server leaves behind). */
+export async function writeLog(path: string, records: number): Promise<void> {
+  const out = createWriteStream(path);
+  for (let seq = 1; seq <= records; seq++) {
+    const urn = `urn:li:tag:bench_${seq % 100_000}`;
+    const line = JSON.stringify({ seq, time: 1_700_000_000_000 + seq, actor: 'urn:li:corpuser:datahub', op: 'createTag', changes: [{ urn, aspect: 'tagProperties', value: { name: `bench ${seq}`, description: 'a tag written by the benchmark' } }] });
+    if (!out.write(line + '\n')) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+  }
+  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+}

@@ -1,0 +1,272 @@
+// `npm run bench`: minihub side by side with a bare node:http server (reads, mixed load) and with one
+// fsync per write (durable writes), plus start-up time and memory for large logs and catalogues.
+// Servers run pinned to core 0, the load generator to core 1; ratios matter, not absolute numbers.
+
+import autocannon from 'autocannon';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+import { datasetUrn, writeCatalogueFiles, writeLog } from './catalogue.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const { values: options } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    rounds: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '32' },
+    datasets: { type: 'string', default: '10000' },
+    quick: { type: 'boolean', default: false },
+    'skip-startup': { type: 'boolean', default: false },
+  },
+});
+const QUICK = options.quick === true;
+const DURATION = QUICK ? 3 : Number(options.duration);
+const ROUNDS = QUICK ? 1 : Number(options.rounds);
+const CONNECTIONS = Number(options.connections);
+const DATASETS = Number(options.datasets);
+const COLUMNS = 20;
+
+const READ = 'query getDataset($urn: String!) { dataset(urn: $urn) { urn properties { description } schemaMetadata { fields { fieldPath description } } } }';
+const WRITE = 'mutation updateDescription($input: DescriptionUpdateInput!) { updateDescription(input: $input) }';
+
+interface Served {
+  url: string;
+  token: string;
+  child: ChildProcess;
+}
+
+interface Measured {
+  rps: number;
+  p50: number;
+  p99: number;
+  failures: number;
+  acknowledged?: number;
+}
+
+const rows: string[][] = [];
+const summary: string[] = [];
+
+function pin(pid: number, core: number): void {
+  try {
+    execFileSync('taskset', ['-pc', String(core), String(pid)], { stdio: 'ignore' });
+  } catch {
+    // Without taskset the figures are noisier, not wrong: both sides share the cores alike.
+  }
+}
+
+function log(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+/** Spawns a server with node (tsx loaded) and resolves once it prints its address. */
+function serve(args: string[]): Promise<Served> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    pin(child.pid as number, 0);
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const minihub = /^minihub listening on (\S+)$/m.exec(out);
+      const bare = /listening on (\{.*\})/.exec(out);
+      if (minihub !== null && /^ {2}try /m.test(out)) {
+        resolve({ url: minihub[1] as string, token: /^ {10}(eyJ\S+)$/m.exec(out)?.[1] ?? '', child });
+      } else if (bare !== null) {
+        const { port } = JSON.parse(bare[1] as string) as { port: number };
+        resolve({ url: `http://127.0.0.1:${port}`, token: '', child });
+      }
+    });
+    child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(chunk));
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
+  });
+}
+
+async function stop(served: Served): Promise<void> {
+  const exited = new Promise((resolve) => served.child.once('exit', resolve));
+  served.child.kill('SIGTERM');
+  await exited;
+}
+
+function randomRead(): string {
+  return JSON.stringify({ query: READ, variables: { urn: datasetUrn(Math.floor(Math.random() * DATASETS)) } });
+}
+
+let writeCount = 0;
+function randomWrite(): string {
+  const input = {
+    description: `edited ${++writeCount}`,
+    resourceUrn: datasetUrn(Math.floor(Math.random() * DATASETS)),
+    subResource: `column_${Math.floor(Math.random() * COLUMNS)}`,
+    subResourceType: 'DATASET_FIELD',
+  };
+  return JSON.stringify({ query: WRITE, variables: { input } });
+}
+
+async function load(target: Served, body: () => string, countAcknowledged = false): Promise<Measured> {
+  let acknowledged = 0;
+  const result = await autocannon({
+    url: `${target.url}/api/graphql`,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${target.token}` },
+    requests: [
+      {
+        setupRequest: (request) => ({ ...request, body: body() }),
+        // An acknowledged write is a whole 200 answer without errors.
+        onResponse: countAcknowledged ? (status, text) => { if (status === 200 && !text.includes('"errors"')) acknowledged++; } : undefined,
+      },
+    ],
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    failures: result.non2xx + result.errors + result.timeouts,
+    ...(countAcknowledged ? { acknowledged: acknowledged / DURATION } : {}),
+  };
+}
+
+function fmt(value: number, digits = 0): string {
+  return value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+}
+
+async function compare(name: string, a: Served, aLabel: string, b: Served, bLabel: string, bodyA: () => string, bodyB: () => string, writes = false): Promise<{ a: Measured; b: Measured }> {
+  const runsA: Measured[] = [];
+  const runsB: Measured[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    runsA.push(await load(a, bodyA, writes));
+    log(`  ${name} ${aLabel} round ${round}: ${fmt(runsA.at(-1)?.rps ?? 0)} req/s`);
+    runsB.push(await load(b, bodyB, writes));
+    log(`  ${name} ${bLabel} round ${round}: ${fmt(runsB.at(-1)?.rps ?? 0)} req/s`);
+  }
+  const mean = (runs: Measured[]): Measured => ({
+    rps: runs.reduce((sum, run) => sum + run.rps, 0) / runs.length,
+    p50: runs.reduce((sum, run) => sum + run.p50, 0) / runs.length,
+    p99: Math.max(...runs.map((run) => run.p99)),
+    failures: runs.reduce((sum, run) => sum + run.failures, 0),
+    acknowledged: runs.every((run) => run.acknowledged !== undefined) ? runs.reduce((sum, run) => sum + (run.acknowledged ?? 0), 0) / runs.length : undefined,
+  });
+  return { a: mean(runsA), b: mean(runsB) };
+}
+
+function vmHwmMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+/** Spawns `serve` on `dataDir` and measures spawn → first answered request, and peak RSS then. */
+async function startup(dataDir: string): Promise<{ ms: number; rssMb: number }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', '--port', '0', '--data', dataDir, '--quiet'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  pin(child.pid as number, 0);
+  let out = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /^minihub listening on (\S+)$/m.exec(out);
+      if (match !== null) resolve(match[1] as string);
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+  });
+  while ((await fetch(`${url}/health`).catch(() => null))?.status !== 200) await new Promise((resolve) => setTimeout(resolve, 5));
+  const ms = performance.now() - started;
+  const rssMb = vmHwmMb(child.pid as number);
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+  return { ms, rssMb };
+}
+
+async function main(): Promise<void> {
+  pin(process.pid, 1);
+  const work = mkdtempSync(join(tmpdir(), 'minihub-bench-'));
+  try {
+    log(`bench: ${DATASETS} datasets x ${COLUMNS} columns, ${CONNECTIONS} connections, ${DURATION} s x ${ROUNDS} rounds each side, in ${work}`);
+    const files = await writeCatalogueFiles(work, DATASETS, COLUMNS);
+    const dataDir = join(work, 'data');
+    const ingestStart = performance.now();
+    execFileSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'ingest', ...files, '--data', dataDir], { cwd: ROOT, stdio: 'ignore' });
+    log(`  ingested in ${fmt((performance.now() - ingestStart) / 1000, 1)} s`);
+
+    const minihub = await serve(['src/cli.ts', 'serve', '--port', '0', '--data', dataDir, '--quiet']);
+    // The bare server answers exactly the bytes minihub answers for one dataset.
+    const sample = await fetch(`${minihub.url}/api/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${minihub.token}` },
+      body: JSON.stringify({ query: READ, variables: { urn: datasetUrn(42) } }),
+    });
+    const sampleBody = Buffer.from(await sample.arrayBuffer());
+    for (let i = 0; i < 50; i++) {
+      const index = Math.floor(Math.random() * DATASETS);
+      const reply = (await (await fetch(`${minihub.url}/api/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${minihub.token}` }, body: JSON.stringify({ query: READ, variables: { urn: datasetUrn(index) } }) })).json()) as { data: { dataset: { schemaMetadata: { fields: unknown[] } } } };
+      if (reply.data.dataset.schemaMetadata.fields.length !== COLUMNS) throw new Error(`dataset ${index} answered wrongly`);
+    }
+    const responseFile = join(work, 'response.json');
+    writeFileSync(responseFile, sampleBody);
+    const bare = await serve(['test/bench/baselines.ts', 'bare', responseFile]);
+
+    const reads = await compare('reads', bare, 'bare', minihub, 'minihub', randomRead, randomRead);
+    const readRatio = reads.b.rps / reads.a.rps;
+    rows.push(['random reads', `${fmt(reads.b.rps)} req/s`, `${fmt(reads.a.rps)} req/s`, fmt(readRatio, 2), `${fmt(reads.b.p50, 1)} / ${fmt(reads.b.p99, 1)} ms`, '≥ 0.60, p99 ≤ 5 ms']);
+    summary.push(`reads: minihub ${fmt(reads.b.rps)} req/s, bare ${fmt(reads.a.rps)} req/s, ratio ${fmt(readRatio, 2)}, p99 ${fmt(reads.b.p99, 1)} ms, failures ${reads.b.failures}`);
+
+    const mixedBody = () => (Math.random() < 0.05 ? randomWrite() : randomRead());
+    const mixed = await compare('mixed 95/5', bare, 'bare', minihub, 'minihub', randomRead, mixedBody);
+    const mixedRatio = mixed.b.rps / mixed.a.rps;
+    rows.push(['mixed 95% reads / 5% writes', `${fmt(mixed.b.rps)} req/s`, `${fmt(mixed.a.rps)} req/s (reads)`, fmt(mixedRatio, 2), `${fmt(mixed.b.p50, 1)} / ${fmt(mixed.b.p99, 1)} ms`, '≥ 0.40']);
+    summary.push(`mixed 95/5: minihub ${fmt(mixed.b.rps)} req/s, ratio to bare reads ${fmt(mixedRatio, 2)}, failures ${mixed.b.failures}`);
+    await stop(bare);
+
+    const fsync = await serve(['test/bench/baselines.ts', 'fsync', responseFile, join(work, 'fsync.log')]);
+    const writes = await compare('writes', fsync, 'fsync per write', minihub, 'minihub', randomWrite, randomWrite, true);
+    const writeRatio = (writes.b.acknowledged ?? 0) / (writes.a.acknowledged ?? 1);
+    rows.push(['durable writes, 32 writers', `${fmt(writes.b.acknowledged ?? 0)} acknowledged/s`, `${fmt(writes.a.acknowledged ?? 0)}/s (one fsync per write)`, fmt(writeRatio, 1), `${fmt(writes.b.p50, 1)} / ${fmt(writes.b.p99, 1)} ms`, '≥ 10,000/s and ≥ 5x']);
+    summary.push(`writes: minihub ${fmt(writes.b.acknowledged ?? 0)} acknowledged/s, one fsync per write ${fmt(writes.a.acknowledged ?? 0)}/s, ratio ${fmt(writeRatio, 1)}`);
+    await stop(fsync);
+    await stop(minihub);
+
+    if (options['skip-startup'] !== true && !QUICK) {
+      const logDir = join(work, 'log-1m');
+      execFileSync('mkdir', ['-p', logDir]);
+      await writeLog(join(logDir, 'catalogue.jsonl'), 1_000_000);
+      const logMb = statSync(join(logDir, 'catalogue.jsonl')).size / 1024 / 1024;
+      const replay = await startup(logDir);
+      rows.push(['start-up, 1,000,000-record log', `${fmt(replay.ms)} ms to first answer`, `${fmt(logMb)} MB log`, '', `peak RSS ${fmt(replay.rssMb)} MB`, '≤ 2,500 ms']);
+      summary.push(`start-up 1M records: ${fmt(replay.ms)} ms, peak RSS ${fmt(replay.rssMb)} MB`);
+      rmSync(logDir, { recursive: true, force: true });
+
+      const bigDir = join(work, 'big');
+      const bigFiles = await writeCatalogueFiles(join(work), 100_000, COLUMNS, 10_000);
+      const bigIngest = performance.now();
+      execFileSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'ingest', ...bigFiles, '--data', bigDir], { cwd: ROOT, stdio: 'ignore' });
+      log(`  ingested 100,000 x 20 in ${fmt((performance.now() - bigIngest) / 1000, 1)} s`);
+      const bigMb = statSync(join(bigDir, 'catalogue.jsonl')).size / 1024 / 1024;
+      const big = await startup(bigDir);
+      rows.push(['start-up, 100,000 datasets x 20 columns', `${fmt(big.ms)} ms to first answer`, `${fmt(bigMb)} MB log`, '', `peak RSS ${fmt(big.rssMb)} MB`, '≤ 5,000 ms, ≤ 1,536 MB']);
+      summary.push(`start-up 100k x 20: ${fmt(big.ms)} ms, peak RSS ${fmt(big.rssMb)} MB, log ${fmt(bigMb)} MB`);
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  report();
+}
+
+function report(): void {
+  const machine = `${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown'}), Node ${process.version}`;
+  const date = new Date().toISOString().slice(0, 10);
+  const table = [
+    '| figure | minihub | reference | ratio | p50 / p99 | goal |',
+    '|---|---|---|---|---|---|',
+    ...rows.map((row) => `| ${row.join(' | ')} |`),
+  ].join('\n');
+  const text = `# Benchmark results\n\nMeasured by \`npm run bench\` on ${date}, ${machine}; servers pinned to core 0, the load generator (autocannon, ${CONNECTIONS} connections, ${DURATION} s x ${ROUNDS} rounds per side, alternating) to core 1. Ratios are measured side by side in the same run.\n\n${table}\n`;
+  if (!QUICK) writeFileSync(join(ROOT, 'test/bench/RESULTS.md'), text);
+  console.log(`\n${table}\n`);
+  for (const line of summary) console.log(`bench ${line}`);
+}
+
+await main();
