@@ -14,6 +14,7 @@ import { userExists } from './users.ts';
 
 export const TOKEN_INFO_ASPECT = 'dataHubAccessTokenInfo';
 const TOKEN_URN_PREFIX = 'urn:li:dataHubAccessToken:';
+const VERIFIED_TOKENS = 10_000;
 
 export function tokenUrn(id: string): string {
   return `${TOKEN_URN_PREFIX}${id}`;
@@ -52,6 +53,9 @@ export class TokenService {
   readonly #store: Store;
   // Session tokens live only as long as this process, so only their ids are kept, in memory.
   readonly #sessionIds = new Set<string>();
+  // Tokens whose signature and shape were verified: each request then costs a Map lookup, not two
+  // HMACs. Expiry and the stored record are still checked every time, so revocation is immediate.
+  readonly #verified = new Map<string, { claims: TokenClaims; id: string }>();
 
   constructor(key: Buffer, store: Store) {
     this.#key = key;
@@ -113,8 +117,7 @@ export class TokenService {
     const match = /^[Bb]earer +(\S+)\s*$/.exec(header);
     if (match === null) throw new AuthenticationError('malformed', 'the Authorization header is malformed; expected "Bearer <token>"');
     const token = match[1] as string;
-    const claims = verifyJwt(token, this.#key);
-    const id = this.#tokenId(token);
+    const { claims, id } = this.#verify(token);
     if (this.#sessionIds.has(id)) return claims.actorId;
     const info = this.#store.catalogue.aspect(tokenUrn(id), TOKEN_INFO_ASPECT);
     if (!isJsonObject(info)) throw new AuthenticationError('revoked', 'the bearer token has been revoked or was not issued by this minihub');
@@ -126,6 +129,18 @@ export class TokenService {
       throw new AuthenticationError('expired', 'the bearer token has expired');
     }
     return claims.actorId;
+  }
+
+  #verify(token: string): { claims: TokenClaims; id: string } {
+    const known = this.#verified.get(token);
+    if (known !== undefined) {
+      if (known.claims.exp !== undefined && known.claims.exp * 1000 <= Date.now()) throw new AuthenticationError('expired', 'the bearer token has expired');
+      return known;
+    }
+    const verified = { claims: verifyJwt(token, this.#key), id: this.#tokenId(token) };
+    if (this.#verified.size >= VERIFIED_TOKENS) this.#verified.clear();
+    this.#verified.set(token, verified);
+    return verified;
   }
 
   #sign(username: string, type: TokenClaims['type'], lifetimeMs: number | null): { token: string; id: string; expiresAt: number | null } {

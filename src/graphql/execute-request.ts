@@ -1,16 +1,18 @@
 // The GraphQL half of POST /api/graphql: request parameters in, DataHub's response envelope out.
 // Pure of HTTP: no sockets, headers or status codes; the HTTP listener wraps it.
 
-import { execute, GraphQLError, parse, specifiedRules, validate, type GraphQLSchema, type ValidationRule } from 'graphql';
+import { execute, getOperationAST, GraphQLError, Kind, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
 
 import { MinihubError } from '../errors.ts';
 import type { Limits } from '../limits.ts';
 import { rootValue } from '../resolvers/root.ts';
 import type { RequestContext } from '../resolvers/context.ts';
 import { isJsonObject, type JsonObject } from '../store/json.ts';
+import { RecordingReader } from '../store/catalogue.ts';
 import { costRule } from './cost-rule.ts';
 import { DocumentCache } from './document-cache.ts';
 import { formatError, type ErrorEntry, type ErrorPhase } from './format-error.ts';
+import { snapshot, type ReadSnapshot } from './response-cache.ts';
 import { minihubSchema } from './schema.ts';
 
 export interface GraphQLParams {
@@ -27,6 +29,16 @@ export interface GraphQLResponse {
 }
 
 const DOCUMENT_CACHE = { maxEntries: 1000, maxChars: 16 * 1024 * 1024, maxQueryChars: 64 * 1024 };
+// Root fields whose answers depend only on entities read through the request's reader (and the
+// schema, for introspection), so an answer can be reused while those entities are unchanged.
+// listAccessTokens scans the catalogue instead, and mutations write: neither is ever cached.
+const CACHEABLE_ROOT_FIELDS = new Set(['dataset', 'container', 'tag', 'corpUser', 'me', '__typename', '__schema', '__type']);
+
+export interface ExecutionOutcome {
+  response: GraphQLResponse;
+  /** What the answer read, when it may be reused; null when it must not be. */
+  read: ReadSnapshot | null;
+}
 
 /** Reads {query, variables?, operationName?} from a parsed JSON body; throws BAD_REQUEST naming the problem. */
 export function readGraphQLParams(body: unknown, limits: Pick<Limits, 'maxQueryLength' | 'maxVariablesDepth'>): GraphQLParams {
@@ -62,7 +74,7 @@ export class GraphQLExecutor {
     this.#logUnexpected = logUnexpected;
   }
 
-  async run(params: GraphQLParams, context: RequestContext): Promise<GraphQLResponse> {
+  async run(params: GraphQLParams, context: Omit<RequestContext, 'reader'>): Promise<ExecutionOutcome> {
     let document = this.#cache.get(params.query);
     if (document === undefined) {
       try {
@@ -81,26 +93,44 @@ export class GraphQLExecutor {
       if (errors.length > 0) return this.#failure(errors, 'validation');
       this.#cache.set(params.query, document);
     }
-    const result = await execute({
+    const catalogue = context.store.catalogue;
+    const recorder = isCacheable(document, params.operationName) ? new RecordingReader(catalogue) : null;
+    const pending = execute({
       schema: this.#schema,
       document,
       rootValue,
-      contextValue: context,
+      contextValue: { ...context, reader: recorder ?? catalogue },
       variableValues: params.variables,
       operationName: params.operationName,
     });
+    // Queries resolve synchronously; their reads are snapshotted in this same tick, before a write lands.
+    const read = recorder !== null && !isPromise(pending) ? snapshot(recorder.touched, catalogue) : null;
+    const result = await pending;
     // Without data, execution stopped before running: bad variables or an unknown operation name.
     if (!('data' in result)) return this.#failure(result.errors ?? [], 'validation');
     const response: GraphQLResponse = { data: result.data, extensions: {} };
     if (result.errors !== undefined) {
-      return { errors: result.errors.map((error) => formatError(error, 'execution', this.#logUnexpected)), ...response };
+      const errors = result.errors.map((error) => formatError(error, 'execution', this.#logUnexpected));
+      return { response: { errors, ...response }, read: null };
     }
-    return response;
+    return { response, read };
   }
 
-  #failure(errors: readonly GraphQLError[], phase: ErrorPhase): GraphQLResponse {
-    return { errors: errors.map((error) => formatError(error, phase, this.#logUnexpected)), data: null, extensions: {} };
+  #failure(errors: readonly GraphQLError[], phase: ErrorPhase): ExecutionOutcome {
+    return { response: { errors: errors.map((error) => formatError(error, phase, this.#logUnexpected)), data: null, extensions: {} }, read: null };
   }
+}
+
+function isCacheable(document: DocumentNode, operationName: string | null): boolean {
+  const operation = getOperationAST(document, operationName);
+  return (
+    operation?.operation === 'query' &&
+    operation.selectionSet.selections.every((selection) => selection.kind === Kind.FIELD && CACHEABLE_ROOT_FIELDS.has(selection.name.value))
+  );
+}
+
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as Promise<T>)?.then === 'function';
 }
 
 /** How deep `value` nests, counting no further than `limit + 1`; iterative, so no input can overflow the stack. */

@@ -7,10 +7,11 @@ import type { TokenService } from '../auth/tokens.ts';
 import { ROOT_USER } from '../auth/users.ts';
 import { AuthenticationError, MinihubError } from '../errors.ts';
 import { GraphQLExecutor, readGraphQLParams } from '../graphql/execute-request.ts';
+import { ResponseCache } from '../graphql/response-cache.ts';
 import type { Limits } from '../limits.ts';
 import type { Store } from '../store/store.ts';
 import { readBody } from './body.ts';
-import { HttpError, sendHttpError, sendJson } from './reply.ts';
+import { HttpError, sendBytes, sendHttpError, sendJson } from './reply.ts';
 import { createStaticFiles, GRAPHIQL_PATH } from './static-files.ts';
 
 export interface ListenerOptions {
@@ -27,11 +28,13 @@ export interface ListenerOptions {
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
+const RESPONSE_CACHE_BYTES = 64 * 1024 * 1024;
 const ENDPOINTS = ['POST /api/graphql', 'GET /api/graphiql', 'GET /health', 'GET /config'];
 
 export function createRequestListener(options: ListenerOptions): RequestListener {
   const { store, tokens, auth, limits, version, logRequest, logError } = options;
   const executor = new GraphQLExecutor(limits, logError);
+  const answers = new ResponseCache(RESPONSE_CACHE_BYTES);
   // The GraphiQL page and its assets need no token: the queries it sends carry the one typed into it.
   const graphiql = createStaticFiles();
 
@@ -52,6 +55,12 @@ export function createRequestListener(options: ListenerOptions): RequestListener
     } catch {
       throw new HttpError(400, 'the body is not valid UTF-8; expected UTF-8 encoded JSON');
     }
+    // A repeated read whose entities are unchanged is answered from the cache, before any parsing.
+    const cached = answers.get(actor, text, store.catalogue);
+    if (cached !== undefined) {
+      sendBytes(res, 200, cached);
+      return;
+    }
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -65,7 +74,10 @@ export function createRequestListener(options: ListenerOptions): RequestListener
       if (error instanceof MinihubError) throw new HttpError(400, error.message);
       throw error;
     }
-    sendJson(res, 200, await executor.run(params, { store, tokens, actor, limits }));
+    const { response, read } = await executor.run(params, { store, tokens, actor, limits });
+    const answer = Buffer.from(JSON.stringify(response));
+    if (read !== null) answers.set(actor, text, answer, read);
+    sendBytes(res, 200, answer);
   }
 
   function route(req: IncomingMessage, res: ServerResponse): Promise<void> | void {

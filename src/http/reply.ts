@@ -5,13 +5,17 @@ import type { ServerResponse } from 'node:http';
 export type Headers = Record<string, string>;
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Headers = {}): void {
-  const text = JSON.stringify(body);
+  sendBytes(res, status, Buffer.from(JSON.stringify(body)), headers);
+}
+
+/** Writes an already serialised JSON answer, once, with its length. */
+export function sendBytes(res: ServerResponse, status: number, bytes: Buffer, headers: Headers = {}): void {
   res.writeHead(status, {
     'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(text),
+    'Content-Length': bytes.length,
     ...headers,
   });
-  res.end(text);
+  res.end(bytes);
 }
 
 /** A transport-level failure: the request never reached GraphQL. */

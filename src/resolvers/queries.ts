@@ -11,29 +11,29 @@ import { CorpUserView } from './views/shared.ts';
 import { TagView } from './views/tag.ts';
 
 export const queries = {
-  dataset({ urn }: { urn: string }, { store }: RequestContext): DatasetView {
-    return new DatasetView(store.catalogue, urn, parseDatasetUrn(urn));
+  dataset({ urn }: { urn: string }, { reader }: RequestContext): DatasetView {
+    return new DatasetView(reader, urn, parseDatasetUrn(urn));
   },
 
-  container({ urn }: { urn: string }, { store }: RequestContext): ContainerView {
+  container({ urn }: { urn: string }, { reader }: RequestContext): ContainerView {
     expectEntityType(urn, 'container');
-    return new ContainerView(store.catalogue, urn);
+    return new ContainerView(reader, urn);
   },
 
-  tag({ urn }: { urn: string }, { store }: RequestContext): TagView {
+  tag({ urn }: { urn: string }, { reader }: RequestContext): TagView {
     expectEntityType(urn, 'tag');
-    return new TagView(store.catalogue, urn);
+    return new TagView(reader, urn);
   },
 
-  corpUser({ urn }: { urn: string }, { store }: RequestContext): CorpUserView {
+  corpUser({ urn }: { urn: string }, { reader }: RequestContext): CorpUserView {
     expectEntityType(urn, 'corpuser');
-    return new CorpUserView(store.catalogue, urn);
+    return new CorpUserView(reader, urn);
   },
 
-  me(_args: unknown, { store, actor }: RequestContext) {
-    const held = platformPrivileges(store.catalogue, actor);
+  me(_args: unknown, { reader, actor }: RequestContext) {
+    const held = platformPrivileges(reader, actor);
     return {
-      corpUser: new CorpUserView(store.catalogue, corpUserUrn(actor)),
+      corpUser: new CorpUserView(reader, corpUserUrn(actor)),
       platformPrivileges: {
         generatePersonalAccessTokens: held.has('GENERATE_PERSONAL_ACCESS_TOKENS'),
         manageTokens: held.has('MANAGE_ACCESS_TOKENS'),

@@ -20,6 +20,9 @@ export interface AspectReader {
 
 export class Catalogue implements AspectReader {
   readonly #entities = new Map<string, Map<string, JsonValue>>();
+  // How often each entity has changed, so a cached answer can tell whether what it read is current.
+  readonly #versions = new Map<string, number>();
+  #epoch = 0;
 
   aspect(urn: string, name: string): JsonValue | undefined {
     return this.#entities.get(urn)?.get(name);
@@ -48,8 +51,19 @@ export class Catalogue implements AspectReader {
     return this.#entities.size;
   }
 
+  /** Changes of `urn` so far; with `epoch`, enough to tell whether an earlier read of it is still current. */
+  version(urn: string): number {
+    return this.#versions.get(urn) ?? 0;
+  }
+
+  /** Bumped when the whole catalogue is replaced. */
+  get epoch(): number {
+    return this.#epoch;
+  }
+
   apply(changes: readonly AspectChange[]): void {
     for (const { urn, aspect, value } of changes) {
+      this.#versions.set(urn, this.version(urn) + 1);
       let aspects = this.#entities.get(urn);
       if (value === null) {
         aspects?.delete(aspect);
@@ -66,6 +80,8 @@ export class Catalogue implements AspectReader {
 
   clear(): void {
     this.#entities.clear();
+    this.#versions.clear();
+    this.#epoch++;
   }
 }
 
@@ -109,5 +125,25 @@ export class StagedChanges implements AspectReader {
       }
       staged.set(aspect, value);
     }
+  }
+}
+
+/** Reads through to the catalogue and notes every entity read, so an answer knows what it depends on. */
+export class RecordingReader implements AspectReader {
+  readonly #catalogue: Catalogue;
+  readonly touched = new Set<string>();
+
+  constructor(catalogue: Catalogue) {
+    this.#catalogue = catalogue;
+  }
+
+  aspect(urn: string, name: string): JsonValue | undefined {
+    this.touched.add(urn);
+    return this.#catalogue.aspect(urn, name);
+  }
+
+  exists(urn: string): boolean {
+    this.touched.add(urn);
+    return this.#catalogue.exists(urn);
   }
 }

@@ -6,6 +6,7 @@ import type { JsonObject } from '../../store/json.ts';
 import type { DatasetKey } from '../../urn.ts';
 import { aspectObject, bool, num, obj, objects, str, strings } from './read.ts';
 import { ContainerView } from './container.ts';
+import { SchemaFieldView } from './schema-field.ts';
 import { DataPlatformView } from './platform.ts';
 import {
   auditStamp, customProperties, globalTagsView, institutionalMemoryView, ownershipView, subTypesView,
@@ -83,7 +84,7 @@ export class DatasetView {
       cluster: str(schema, 'cluster'),
       hash: str(schema, 'hash') ?? '',
       platformSchema: platformSchemaView(obj(schema, 'platformSchema')),
-      fields: objects(schema, 'fields').map((field) => this.#fieldView(field, edits)),
+      fields: objects(schema, 'fields').map((field) => new SchemaFieldView(this.#reader, this.urn, field, edits.get(str(field, 'fieldPath') ?? ''))),
       primaryKeys: strings(schema, 'primaryKeys'),
       createdAt: num(obj(schema, 'created'), 'time'),
     };
@@ -128,26 +129,6 @@ export class DatasetView {
   #aspect(name: string): JsonObject | null {
     return aspectObject(this.#reader, this.urn, name);
   }
-
-  #fieldView(field: JsonObject, edits: Map<string, string>) {
-    const fieldPath = str(field, 'fieldPath') ?? '';
-    const tags = () => globalTagsView(this.#reader, obj(field, 'globalTags'), this.urn);
-    return {
-      fieldPath,
-      jsonPath: str(field, 'jsonPath'),
-      label: str(field, 'label'),
-      nullable: bool(field, 'nullable') ?? false,
-      description: edits.get(fieldPath) ?? str(field, 'description'),
-      type: fieldDataType(obj(field, 'type')),
-      nativeDataType: str(field, 'nativeDataType'),
-      recursive: bool(field, 'recursive') ?? false,
-      tags,
-      globalTags: tags,
-      isPartOfKey: bool(field, 'isPartOfKey'),
-      isPartitioningKey: bool(field, 'isPartitioningKey'),
-      jsonProps: str(field, 'jsonProps'),
-    };
-  }
 }
 
 /** fieldPath → edited description, for the fields whose edit sets one. */
@@ -160,19 +141,6 @@ function editedFieldDescriptions(editable: JsonObject | null): Map<string, strin
   }
   return edits;
 }
-
-/** `{type: {"com.linkedin.schema.StringType": {}}}` → `STRING`, as DataHub's SchemaFieldMapper does. */
-function fieldDataType(type: JsonObject | null): string {
-  const union = obj(type, 'type');
-  const member = union === null ? undefined : Object.keys(union)[0];
-  const simple = member?.slice(member.lastIndexOf('.') + 1).replace(/Type$/, '').toUpperCase();
-  if (simple === 'RECORD') return 'STRUCT';
-  return simple !== undefined && FIELD_TYPES.has(simple) ? simple : 'NULL';
-}
-
-const FIELD_TYPES = new Set([
-  'BOOLEAN', 'FIXED', 'STRING', 'BYTES', 'NUMBER', 'DATE', 'TIME', 'ENUM', 'NULL', 'MAP', 'ARRAY', 'UNION', 'STRUCT',
-]);
 
 /** The platformSchema union: key/value schemas stay split, every other kind is shown as a table schema. */
 function platformSchemaView(platformSchema: JsonObject | null) {

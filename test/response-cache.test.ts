@@ -1,0 +1,104 @@
+// The response cache never answers stale data: a read after a write sees the write, also when the
+// write touched a different entity the answer showed (a tag, a user's role); entries are per user
+// and evicted least recently used within their byte budget.
+
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+
+import { ResponseCache, snapshot } from '../src/graphql/response-cache.ts';
+import { Catalogue } from '../src/store/catalogue.ts';
+import { SAMPLE, startTestServer, type TestServer } from './fixtures/server.ts';
+
+const CUSTOMERS = 'urn:li:dataset:(urn:li:dataPlatform:postgres,shop.public.customers,PROD)';
+const READ = `{ dataset(urn: "${CUSTOMERS}") { properties { description } tags { tags { tag { urn properties { description } } } } schemaMetadata { fields { fieldPath description } } } }`;
+
+const http = suite<{ hub: TestServer }>('cached reads over HTTP');
+http.before(async (context) => {
+  context.hub = await startTestServer({ seed: [SAMPLE] });
+});
+http.after(async ({ hub }) => hub.close());
+
+http('answers a repeated read identically, and a read after a write with the write', async ({ hub }) => {
+  const first = await hub.gql(READ);
+  assert.equal((await hub.gql(READ)).text, first.text);
+  await hub.gql(`mutation { updateDataset(urn: "${CUSTOMERS}", input: {editableProperties: {description: "rewritten"}}) { urn } }`);
+  assert.is((await hub.gql(READ)).json.data.dataset.properties.description, 'rewritten');
+  await hub.gql(`mutation { updateDescription(input: {description: "column rewritten", resourceUrn: "${CUSTOMERS}", subResource: "customer_id", subResourceType: DATASET_FIELD}) }`);
+  const fields = (await hub.gql(READ)).json.data.dataset.schemaMetadata.fields as { fieldPath: string; description: string }[];
+  assert.is(fields.find((field) => field.fieldPath === 'customer_id')?.description, 'column rewritten');
+});
+
+http('invalidates an answer when another entity it showed changes', async ({ hub }) => {
+  const before = (await hub.gql(READ)).json.data.dataset.tags.tags[0].tag;
+  assert.is(before.urn, 'urn:li:tag:pii');
+  await hub.gql('mutation { updateDescription(input: {description: "changed through the tag", resourceUrn: "urn:li:tag:pii"}) }');
+  const after = (await hub.gql(READ)).json.data.dataset.tags.tags[0].tag;
+  assert.is(after.properties.description, 'changed through the tag');
+});
+
+http('invalidates an answer about an entity that did not exist once it is created', async ({ hub }) => {
+  const query = '{ tag(urn: "urn:li:tag:later") { properties { name } } }';
+  assert.is((await hub.gql(query)).json.data.tag.properties, null);
+  assert.is((await hub.gql(query)).json.data.tag.properties, null);
+  await hub.gql('mutation { createTag(input: {id: "later", name: "Later"}) }');
+  assert.equal((await hub.gql(query)).json.data.tag.properties, { name: 'Later' });
+});
+
+http('keeps answers apart per user, and follows a change of role', async ({ hub }) => {
+  const me = '{ me { corpUser { username } platformPrivileges { manageTags } } }';
+  const bob = await hub.createToken('bob');
+  assert.equal((await hub.gql(me)).json.data.me, { corpUser: { username: 'datahub' }, platformPrivileges: { manageTags: true } });
+  assert.equal((await hub.gql(me, {}, bob)).json.data.me, { corpUser: { username: 'bob' }, platformPrivileges: { manageTags: true } });
+  // Demote bob (an Editor in the sample) through the store, as `minihub user role` would.
+  await hub.store.commit('setRole', 'urn:li:corpuser:datahub', () => [{ urn: 'urn:li:corpuser:bob', aspect: 'roleMembership', value: { roles: ['urn:li:dataHubRole:Reader'] } }]);
+  assert.equal((await hub.gql(me, {}, bob)).json.data.me.platformPrivileges, { manageTags: false });
+});
+
+http('never caches a listing of tokens, which scans rather than reads entities', async ({ hub }) => {
+  const list = '{ listAccessTokens(input: {}) { total } }';
+  const before = (await hub.gql(list)).json.data.listAccessTokens.total;
+  await hub.createToken('alice');
+  assert.is((await hub.gql(list)).json.data.listAccessTokens.total, before + 1);
+});
+
+http('serves reads again after reset() to the seed', async ({ hub }) => {
+  await hub.gql(`mutation { updateDataset(urn: "${CUSTOMERS}", input: {editableProperties: {description: "before reset"}}) { urn } }`);
+  assert.is((await hub.gql(READ)).json.data.dataset.properties.description, 'before reset');
+  await hub.reset();
+  assert.not.equal((await hub.gql(READ)).json.data.dataset.properties.description, 'before reset');
+});
+
+http.run();
+
+// ---
+
+const unit = suite('ResponseCache');
+
+unit('evicts the least recently used entries to stay within its bytes', () => {
+  const catalogue = new Catalogue();
+  const cache = new ResponseCache(64 * 1024);
+  const entry = Buffer.alloc(3000, 'x');
+  for (let i = 0; i < 30; i++) cache.set('a', `body ${i}`, entry, snapshot([], catalogue));
+  assert.ok(cache.size < 30 && cache.size >= 15, `${cache.size} entries`);
+  assert.is(cache.get('a', 'body 0', catalogue), undefined, 'the oldest went first');
+  assert.ok(cache.get('a', 'body 29', catalogue) !== undefined);
+});
+
+unit('drops an entry whose dependency changed since it was taken', () => {
+  const catalogue = new Catalogue();
+  catalogue.apply([{ urn: 'urn:li:tag:a', aspect: 'tagProperties', value: { name: 'a' } }]);
+  const cache = new ResponseCache(1024 * 1024);
+  cache.set('a', 'q', Buffer.from('answer'), snapshot(['urn:li:tag:a', 'urn:li:tag:b'], catalogue));
+  assert.ok(cache.get('a', 'q', catalogue) !== undefined);
+  catalogue.apply([{ urn: 'urn:li:tag:b', aspect: 'tagProperties', value: { name: 'b' } }]);
+  assert.is(cache.get('a', 'q', catalogue), undefined);
+  assert.is(cache.size, 0);
+});
+
+unit('refuses an entry larger than a sixteenth of its budget', () => {
+  const cache = new ResponseCache(16 * 1024);
+  cache.set('a', 'big', Buffer.alloc(2000), snapshot([], new Catalogue()));
+  assert.is(cache.size, 0);
+});
+
+unit.run();
