@@ -148,8 +148,12 @@ export class Store {
   }
 
   async #flush(): Promise<void> {
+    // Yield once before each batch: writers whose previous commit just resolved get to queue their
+    // next one, so batches stay large under load (one fsync for all of them).
+    await yieldToIo();
     while (this.#queue.length > 0 || this.#jobs.length > 0) {
       if (this.#queue.length > 0) await this.#commitBatch();
+      await yieldToIo();
       const jobs = this.#jobs;
       this.#jobs = [];
       for (const job of jobs) await job();
@@ -238,6 +242,10 @@ export class Store {
 }
 
 const CLOSED = 'The change was not saved: minihub is shutting down.';
+
+function yieldToIo(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
 
 /** What the client is told of a failed write: the errno, not the path (the cause keeps that for the log). */
 function writeFailure(error: unknown): MinihubError {
