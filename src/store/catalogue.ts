@@ -61,9 +61,13 @@ export class Catalogue implements AspectReader {
     return this.#epoch;
   }
 
-  apply(changes: readonly AspectChange[]): void {
+  /**
+   * Applies changes in order. `tracked: false` skips version counting, for replay at start, when no
+   * answer has been cached yet that versions could invalidate.
+   */
+  apply(changes: readonly AspectChange[], tracked = true): void {
     for (const { urn, aspect, value } of changes) {
-      this.#versions.set(urn, this.version(urn) + 1);
+      if (tracked) this.#versions.set(urn, (this.#versions.get(urn) ?? 0) + 1);
       let aspects = this.#entities.get(urn);
       if (value === null) {
         aspects?.delete(aspect);

@@ -64,15 +64,24 @@ export const nodeLogFileSystem: LogFileSystem = {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
       throw error;
     }
+    // The next chunk is read while the caller works through the current one.
+    const readNext = async () => {
+      // A fresh buffer per chunk: the caller may keep slices of it.
+      const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      return buffer.subarray(0, bytesRead);
+    };
+    let next = readNext();
     try {
       for (;;) {
-        // A fresh buffer per chunk: the caller may keep slices of it.
-        const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-        const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
-        if (bytesRead === 0) return;
-        yield buffer.subarray(0, bytesRead);
+        const chunk = await next;
+        if (chunk.length === 0) return;
+        next = readNext();
+        yield chunk;
       }
     } finally {
+      // Settle a read still in flight before closing its file.
+      await next.catch(() => {});
       await handle.close();
     }
   },

@@ -74,7 +74,7 @@ export class Store {
     const catalogue = new Catalogue();
     if (options.dataDir === null) return new Store(catalogue, new MemoryLog(), 0, 0, autoCompact, warn);
     // Records are applied as they are read, so replay never holds more than the catalogue itself.
-    const opened = await openFileLog(options.dataDir, (record) => catalogue.apply(record.changes), warn, options.fileSystem);
+    const opened = await openFileLog(options.dataDir, (record) => catalogue.apply(record.changes, false), warn, options.fileSystem);
     return new Store(catalogue, opened.storage, opened.records, opened.lastSeq, autoCompact, warn);
   }
 
