@@ -4,6 +4,7 @@
 import { MinihubError } from './errors.ts';
 import { MAIN_HELP } from './cli/help.ts';
 import { compactCommand } from './cli/compact-command.ts';
+import { exportCommand } from './cli/export-command.ts';
 import { ingestCommand } from './cli/ingest-command.ts';
 import { serve } from './cli/serve.ts';
 import { tokenCommand } from './cli/token-command.ts';
@@ -13,6 +14,7 @@ import { VERSION } from './version.ts';
 const COMMANDS: Record<string, (args: string[], env: NodeJS.ProcessEnv) => Promise<number | 'running'>> = {
   serve,
   ingest: ingestCommand,
+  export: exportCommand,
   token: tokenCommand,
   user: userCommand,
   compact: compactCommand,

@@ -5,6 +5,8 @@ export const MAIN_HELP = `minihub: a local metadata catalogue that speaks DataHu
 Usage
   minihub serve [options]              run the catalogue over HTTP (POST /api/graphql)
   minihub ingest FILE... [--data DIR]  load DataHub MCE/MCP files into the data directory
+  minihub export [--data DIR] [--out FILE]
+                                       write the catalogue as a DataHub MCP file
   minihub token create --user NAME     issue a personal access token (prints only the token)
   minihub token list | revoke ID       list or revoke stored access tokens
   minihub user add NAME --role ROLE    add a user (roles: Admin, Editor, Reader)
@@ -43,6 +45,21 @@ MetadataChangeProposals, or JSON lines. Ingesting the same file again changes no
 The server must not be running on the same data directory.
 
       --data DIR   data directory                               (default: data, env MINIHUB_DATA)
+  -h, --help       this text
+`;
+
+export const EXPORT_HELP = `Usage: minihub export [--data DIR] [--out FILE]
+
+Writes the whole catalogue, edits included, as a DataHub file: a JSON array of
+MetadataChangeProposals, one UPSERT per aspect ({"entityType", "entityUrn", "changeType",
+"aspectName", "aspect": {"json": {...}}}), which DataHub's "file" source loads
+("datahub ingest -c recipe.yml") and "minihub ingest" reads back. Access tokens are never
+exported. Without --out the JSON goes to stdout and the one-line summary to stderr; with
+--out the file is written beside FILE and renamed over it, so it is never half written.
+The server must not be running on the same data directory.
+
+      --data DIR   data directory                               (default: data, env MINIHUB_DATA)
+  -o, --out FILE   file to write                                (default: stdout)
   -h, --help       this text
 `;
 

@@ -1,0 +1,48 @@
+// Turns the catalogue into DataHub MetadataChangeProposals, one per aspect, as DataHub's `file` sink
+// writes them, so DataHub's `file` source can load them. Pure: no I/O; the CLI writes the result.
+
+import { parseUrn } from '../urn.ts';
+import type { Catalogue } from './catalogue.ts';
+import type { JsonValue } from './json.ts';
+
+/** One MetadataChangeProposal in the `{"json": …}` form DataHub's file sink writes (and its file source reads). */
+export interface McpRecord {
+  entityType: string;
+  entityUrn: string;
+  changeType: 'UPSERT';
+  aspectName: string;
+  aspect: { json: JsonValue };
+}
+
+// minihub's personal access tokens must never leave the machine. Their records hold a hash keyed with
+// this data directory's signing key: useless to a DataHub, which signs with its own key, and material
+// for guessing a token offline for anyone who also gets the key. DataHub would also list them as tokens
+// it can never accept. The aspect name is checked too, in case one ever sits on another entity.
+const TOKEN_ENTITY_TYPE = 'dataHubAccessToken';
+const TOKEN_ASPECT = 'dataHubAccessTokenInfo';
+
+/**
+ * Every aspect of every entity as an UPSERT proposal, in the catalogue's order (entities as first
+ * written, then their aspects as first written), so ingesting the result rebuilds the same catalogue
+ * in the same order. Values are copies in Pegasus JSON, the form the store holds and MCPs carry.
+ * Access tokens are left out. Users' `roleMembership` is kept: DataHub has that aspect too.
+ */
+export function exportCatalogue(catalogue: Pick<Catalogue, 'entities'>): McpRecord[] {
+  const records: McpRecord[] = [];
+  for (const [urn, aspects] of catalogue.entities()) {
+    // The same parse ingestion checks `entityType` against, so the two always agree.
+    const { entityType } = parseUrn(urn);
+    if (entityType === TOKEN_ENTITY_TYPE) continue;
+    for (const [aspectName, value] of aspects) {
+      if (aspectName === TOKEN_ASPECT) continue;
+      records.push({ entityType, entityUrn: urn, changeType: 'UPSERT', aspectName, aspect: { json: structuredClone(value) } });
+    }
+  }
+  return records;
+}
+
+/** The text of a DataHub file: a JSON array, each record indented by 4 as DataHub's file sink writes it. */
+export function mcpFileText(records: readonly McpRecord[]): string {
+  if (records.length === 0) return '[]\n';
+  return `[\n${records.map((record) => JSON.stringify(record, null, 4)).join(',\n')}\n]\n`;
+}
