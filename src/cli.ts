@@ -1,6 +1,7 @@
 // The minihub command line: dispatches to a command, prints errors as one line and sets the exit
 // code. The only module that prints for the user or exits; everything below it throws.
 
+import './cli/production-mode.ts';
 import { MinihubError } from './errors.ts';
 import { MAIN_HELP } from './cli/help.ts';
 import { compactCommand } from './cli/compact-command.ts';
