@@ -8,7 +8,7 @@ import { loadSigningKey } from './auth/signing-key.ts';
 import { TokenService } from './auth/tokens.ts';
 import { ROOT_USER } from './auth/users.ts';
 import { corpUserUrn } from './urn.ts';
-import { answerClientError } from './http/client-error.ts';
+import { answerClientError, answerExpectationFailed } from './http/client-error.ts';
 import { createRequestListener } from './http/listener.ts';
 import { ingest, sourceChanges, type IngestReport, type IngestSource } from './ingest/ingest.ts';
 import { resolveLimits, type Limits } from './limits.ts';
@@ -119,6 +119,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         keepAliveTimeout: limits.keepAliveTimeoutMs,
         // Timeouts are enforced only when node:http checks, every this many ms.
         connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(Math.min(limits.headersTimeoutMs, requestTimeout) / 2))),
+        // The listener refuses a missing Host itself, with a JSON body; node's refusal has none.
+        requireHostHeader: false,
       },
       (req, res) => {
         inFlight.track(res);
@@ -127,6 +129,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     );
     server.maxConnections = limits.maxConnections;
     server.on('clientError', answerClientError);
+    server.on('checkExpectation', answerExpectationFailed);
     await listen(server, port, host);
     const { port: boundPort } = server.address() as AddressInfo;
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${boundPort}`;

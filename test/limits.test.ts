@@ -4,6 +4,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { connect, type Socket } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 import { DEFAULT_LIMITS } from '../src/limits.ts';
 import { SAMPLE, startTestServer, type TestServer } from './fixtures/server.ts';
@@ -129,6 +131,22 @@ defaults('survives a document nested thousands deep and answers a clear error', 
     assert.equal(reply.json.errors[0].extensions, { classification: 'InvalidSyntax' });
   }
   assert.is((await hub.gql('{ me { corpUser { username } } }')).status, 200);
+});
+
+defaults('keeps the parsed-document cache small however many large valid documents arrive', async ({ hub }) => {
+  // Dense documents' ASTs take ~80 bytes per character: a cache bounded at 16 Mi characters grew past 1 GB.
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const values = '"" '.repeat(9900);
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  for (let i = 0; i < 50; i++) {
+    const reply = await hub.gql(`{ listAccessTokens(input: {filters: [{field: "ownerUrn", values: [${values}]}]}) { total } } # ${i}`);
+    assert.is(reply.json.data.listAccessTokens.total, 0);
+  }
+  gc();
+  const grownMb = (process.memoryUsage().heapUsed - before) / 1024 / 1024;
+  assert.ok(grownMb < 80, `50 distinct documents of 30 KB kept ${grownMb.toFixed(0)} MB`);
 });
 
 defaults('names every default in one place', () => {

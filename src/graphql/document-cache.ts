@@ -6,7 +6,7 @@ import type { DocumentNode } from 'graphql';
 
 export interface DocumentCacheLimits {
   maxEntries: number;
-  /** Total characters of the cached query texts (their ASTs take roughly as much again). */
+  /** Total characters of the cached query texts; their ASTs take up to ~80 bytes per character. */
   maxChars: number;
   /** Longer queries are not cached at all: they are rare, and each would crowd out many others. */
   maxQueryChars: number;

@@ -1,7 +1,7 @@
 // Reads a request body up to a byte limit. Past the limit it stops reading and fails with 413,
-// so a huge upload costs no memory; the caller closes the connection.
+// so a huge upload costs no memory; the caller closes the connection with closeAfterAnswer().
 
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { HttpError } from './reply.ts';
 
@@ -26,9 +26,10 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       cleanup();
       resolve(Buffer.concat(chunks, size));
     };
-    const onError = (error: Error) => {
+    const onError = (error: NodeJS.ErrnoException) => {
       cleanup();
-      reject(error);
+      // A client that leaves mid-body (or is timed out) is no server fault: answer it, rather than log a bug.
+      reject(error.code === 'ECONNRESET' ? new HttpError(400, 'the connection closed before the whole body arrived') : error);
     };
     const cleanup = () => {
       req.off('data', onData);
@@ -39,4 +40,25 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     req.on('end', onEnd);
     req.on('error', onError);
   });
+}
+
+/** How long a connection refused mid-body stays open after its answer, dropping what still arrives. */
+const LINGER_MS = 2000;
+
+/**
+ * Marks an answer to a request whose body was not read as the connection's last, and closes gently:
+ * closing a socket with input still unread makes the kernel reset the connection, which can destroy the
+ * answer (a 413, say) before the client reads it. So the answer is followed by a FIN only, and whatever
+ * the client still sends is read and dropped until it closes or LINGER_MS pass ("lingering close").
+ */
+export function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
+  res.setHeader('Connection', 'close');
+  const socket = req.socket;
+  // node:http calls destroySoon() once an answer with Connection: close is written; it would close at once.
+  socket.destroySoon = () => {
+    socket.end();
+    req.resume();
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS).unref();
+    socket.once('close', () => clearTimeout(timer));
+  };
 }

@@ -1,8 +1,11 @@
 // Answers what node:http refuses before a request exists (malformed HTTP, oversized headers, a client
-// too slow to send its request) with a JSON error like every other minihub answer, then closes.
+// too slow to send its request, an Expect it cannot meet) with a JSON error like every other minihub answer.
 
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+
+import { closeAfterAnswer } from './body.ts';
+import { HttpError, sendHttpError } from './reply.ts';
 
 export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
@@ -19,4 +22,10 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
+}
+
+/** node:http's 'checkExpectation': an Expect other than 100-continue, which node would answer with an empty 417. */
+export function answerExpectationFailed(req: IncomingMessage, res: ServerResponse): void {
+  closeAfterAnswer(req, res);
+  sendHttpError(res, new HttpError(417, `Expect: ${req.headers.expect ?? ''} is not supported; only 100-continue is`));
 }

@@ -10,7 +10,7 @@ import { GraphQLExecutor, readGraphQLParams } from '../graphql/execute-request.t
 import { ResponseCache } from '../graphql/response-cache.ts';
 import type { Limits } from '../limits.ts';
 import type { Store } from '../store/store.ts';
-import { readBody } from './body.ts';
+import { closeAfterAnswer, readBody } from './body.ts';
 import { HttpError, sendBytes, sendHttpError, sendJson } from './reply.ts';
 import { createStaticFiles, GRAPHIQL_PATH } from './static-files.ts';
 
@@ -81,6 +81,8 @@ export function createRequestListener(options: ListenerOptions): RequestListener
   }
 
   function route(req: IncomingMessage, res: ServerResponse): Promise<void> | void {
+    // node:http's own refusal (requireHostHeader, turned off in index.ts) has an empty body.
+    if (req.httpVersion === '1.1' && req.headers.host === undefined) throw new HttpError(400, 'an HTTP/1.1 request needs a Host header');
     const path = (req.url ?? '/').split('?')[0];
     switch (path) {
       case '/api/graphql':
@@ -114,7 +116,7 @@ export function createRequestListener(options: ListenerOptions): RequestListener
         }
         if (error instanceof HttpError) {
           // Refused before its body was read: close, rather than read on through a body nobody wants.
-          if (!req.complete) res.setHeader('Connection', 'close');
+          if (!req.complete) closeAfterAnswer(req, res);
           sendHttpError(res, error);
           return;
         }
