@@ -32,6 +32,7 @@ const EXPECTED = 'expected urn:li:<entityType>:<key>';
 const ENTITY_TYPE = /^[a-z][A-Za-z0-9_]*$/;
 // DataHub's UrnValidationUtil limit; schemaField URNs embed a dataset URN and a field path, so they are exempt.
 const MAX_ENCODED_BYTES = 512;
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 // U+241F is DataHub's internal delimiter, so it can never appear inside a URN.
 const DELIMITER = '\u241F';
 
@@ -183,6 +184,8 @@ function balanced(text: string): boolean {
 }
 
 function encodedLength(urn: string): number {
+  // Printable ASCII encodes to at most 3 bytes a character: short ones need no encoding pass.
+  if (urn.length * 3 <= MAX_ENCODED_BYTES && PRINTABLE_ASCII.test(urn)) return urn.length * 3;
   try {
     return encodeURIComponent(urn).length;
   } catch {

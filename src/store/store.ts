@@ -66,6 +66,9 @@ export class Store {
     this.#autoCompact = autoCompact && log.location !== 'memory';
     this.#recordCount = records;
     this.#nextSeq = lastSeq + 1;
+    // Measuring the live state costs a pass over it; waiting until the log has doubled since start
+    // spreads that cost over at least as many bytes of writes (`minihub compact` does it at once).
+    this.#nextCompactionCheck = Math.max(COMPACT_MIN_BYTES, 2 * log.size);
   }
 
   static async open(options: StoreOptions): Promise<Store> {
