@@ -6,6 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ClientError, GraphQLClient } from 'graphql-request';
 
+import { DOCS_UPDATE_DATASET } from './fixtures/datahub-docs.ts';
 import { BOOTSTRAP, bootstrapAvailable, SAMPLE, startTestServer, type TestServer } from './fixtures/server.ts';
 
 const ORDERS = 'urn:li:dataset:(urn:li:dataPlatform:postgres,shop.public.orders,PROD)';
@@ -181,25 +182,7 @@ if (withBootstrap) {
   });
 
   raw('runs descriptions.md\'s updateDataset and updateDescription, then reads the edits back', async ({ hub }) => {
-    const updateDataset = String.raw`mutation updateDataset {
-  updateDataset(
-    urn:"urn:li:dataset:(urn:li:dataPlatform:hive,fct_users_created,PROD)",
-    input: {
-      editableProperties: {
-          description: "## The Real Estate Sales Dataset\nThis is a really important Dataset that contains all the relevant information about sales that have happened organized by address.\n"
-      }
-      institutionalMemory: {
-        elements: {
-          author: "urn:li:corpuser:jdoe"
-        	url: "https://wikipedia.com/real_estate"
-        	description: "This is the definition of what real estate means"
-        }
-      }
-    }
-  ) {
-    urn
-  }
-}`;
+    const updateDataset = DOCS_UPDATE_DATASET;
     assert.equal((await post(hub, docsBody(updateDataset))).json, {
       data: { updateDataset: { urn: 'urn:li:dataset:(urn:li:dataPlatform:hive,fct_users_created,PROD)' } },
       extensions: {},

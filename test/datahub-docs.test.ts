@@ -5,6 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
 import type { JsonValue } from '../src/store/json.ts';
+import { DOCS_UPDATE_DATASET } from './fixtures/datahub-docs.ts';
 import { BOOTSTRAP, bootstrapAvailable, startTestServer, type TestServer } from './fixtures/server.ts';
 
 const DELETED = 'urn:li:dataset:(urn:li:dataPlatform:hive,fct_users_deleted,PROD)';
@@ -84,25 +85,7 @@ test('descriptions.md: the docs\' curl body for the description read works as se
 
 test('descriptions.md: updateDataset adds a description and a link given as a single object', async ({ hub }) => {
   const description = '## The Real Estate Sales Dataset\nThis is a really important Dataset that contains all the relevant information about sales that have happened organized by address.\n';
-  const reply = await hub.gql(`mutation updateDataset {
-  updateDataset(
-    urn:"${CREATED}",
-    input: {
-      editableProperties: {
-          description: "## The Real Estate Sales Dataset\\nThis is a really important Dataset that contains all the relevant information about sales that have happened organized by address.\\n"
-      }
-      institutionalMemory: {
-        elements: {
-          author: "urn:li:corpuser:jdoe"
-        	url: "https://wikipedia.com/real_estate"
-        	description: "This is the definition of what real estate means"
-        }
-      }
-    }
-  ) {
-    urn
-  }
-}`);
+  const reply = await hub.gql(DOCS_UPDATE_DATASET);
   assert.equal(reply.json, { data: { updateDataset: { urn: CREATED } }, extensions: {} });
   const read = await hub.gql(`{ dataset(urn: "${CREATED}") { properties { description } editableProperties { description }
     institutionalMemory { elements { url label author { urn } associatedUrn } } } }`);
