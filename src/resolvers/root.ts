@@ -4,4 +4,5 @@ import { accessTokenMutations, accessTokenQueries } from './access-tokens.ts';
 import { mutations } from './mutations.ts';
 import { queries } from './queries.ts';
 
-export const rootValue = { ...queries, ...accessTokenQueries, ...mutations, ...accessTokenMutations };
+// Typed loosely on purpose: graphql-js calls these by field name; each resolver types its own arguments.
+export const rootValue: Record<string, unknown> = { ...queries, ...accessTokenQueries, ...mutations, ...accessTokenMutations };

@@ -1,0 +1,83 @@
+// The npm package as a stranger gets it: `npm pack` (which builds dist/ through prepack), installed
+// into a fresh project, then the CLI and the library used from there under plain node, no tsx.
+
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { execFile, spawn } from 'node:child_process';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+import { ROOT } from './fixtures/cli.ts';
+import { tempDataDir } from './fixtures/server.ts';
+
+const run = promisify(execFile);
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+const pack = suite<{ project: string }>('the packed package');
+
+pack.before(async (context) => {
+  const out = tempDataDir();
+  await run(NPM, ['pack', '--pack-destination', out, '--silent'], { cwd: ROOT });
+  const tarball = readdirSync(out).find((file) => file.endsWith('.tgz'));
+  assert.ok(tarball !== undefined, 'npm pack made a tarball');
+  const project = tempDataDir();
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', type: 'module', private: true }));
+  // --prefer-offline: graphql comes from npm's cache when it is there, else from the registry.
+  await run(NPM, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--silent', join(out, tarball)], { cwd: project });
+  context.project = project;
+});
+
+pack('runs the minihub command under plain node: --version and --help', async ({ project }) => {
+  const bin = join(project, 'node_modules', '.bin', 'minihub');
+  const version = await run(bin, ['--version'], { cwd: project });
+  const { version: expected } = (await import('../package.json', { with: { type: 'json' } })).default as { version: string };
+  assert.is(version.stdout, `${expected}\n`);
+  const help = await run(bin, ['serve', '--help'], { cwd: project });
+  assert.match(help.stdout, /Usage: minihub serve/);
+});
+
+pack('serves from the installed package, GraphiQL assets included', async ({ project }) => {
+  const child = spawn(join(project, 'node_modules', '.bin', 'minihub'), ['serve', '--port', '0', '--memory', '--seed', 'node_modules/minihub/data/sample-catalogue.json', '--quiet'], { cwd: project });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const match = /^minihub listening on (\S+)$/m.exec(out);
+        if (match !== null) resolve(match[1] as string);
+      });
+      child.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+    });
+    assert.is((await fetch(`${url}/health`)).status, 200);
+    const page = await fetch(`${url}/api/graphiql`);
+    assert.is(page.status, 200);
+    assert.match(await page.text(), /graphiql/i);
+  } finally {
+    child.kill('SIGTERM');
+  }
+});
+
+pack('imports startServer from "minihub" with its type declarations, and answers a query', async ({ project }) => {
+  writeFileSync(
+    join(project, 'use.mjs'),
+    `import { startServer } from 'minihub';
+const hub = await startServer({ seed: ['node_modules/minihub/data/sample-catalogue.json'] });
+const response = await fetch(hub.graphqlUrl, {
+  method: 'POST',
+  headers: { Authorization: 'Bearer ' + hub.token, 'Content-Type': 'application/json' },
+  body: JSON.stringify({ query: '{ dataset(urn: "urn:li:dataset:(urn:li:dataPlatform:postgres,shop.public.orders,PROD)") { properties { description } } }' }),
+});
+console.log(JSON.stringify(await response.json()));
+await hub.close();
+`,
+  );
+  const used = await run(process.execPath, ['use.mjs'], { cwd: project });
+  assert.match(JSON.parse(used.stdout).data.dataset.properties.description, /One row per order/);
+  // The declarations type-check a consumer's code against the package.
+  writeFileSync(join(project, 'use.ts'), `import { startServer, type RunningServer } from 'minihub';\nconst hub: RunningServer = await startServer({ port: 0 });\nawait hub.close();\n`);
+  writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ['use.ts'] }));
+  await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: project });
+});
+
+pack.run();
