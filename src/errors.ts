@@ -23,7 +23,15 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   USAGE: 400,
 };
 
-/** An expected failure: its message names the bad input and what was expected. */
+/**
+ * An expected failure: its message names the bad input and what was expected.
+ * @example
+ * try {
+ *   await startServer({ dataDir: 'data' }); // another process holds data/
+ * } catch (error) {
+ *   if (error instanceof MinihubError && error.code === 'STORE_LOCKED') console.error(error.message);
+ * }
+ */
 export class MinihubError extends Error {
   readonly code: ErrorCode;
 

@@ -1,7 +1,8 @@
 // minihub as a library: startServer() runs the catalogue on a port and hands back its URL, a root
-// token and reset()/close(). It never reads argv or env, never exits and logs only through options.
+// token and reset()/close(); createRequestListener() gives the same catalogue as a listener to mount in
+// another node:http server. It never reads argv or env, never exits and logs only through options.
 
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { loadSigningKey } from './auth/signing-key.ts';
@@ -9,9 +10,11 @@ import { TokenService } from './auth/tokens.ts';
 import { ROOT_USER } from './auth/users.ts';
 import { corpUserUrn } from './urn.ts';
 import { answerClientError, answerExpectationFailed } from './http/client-error.ts';
-import { createRequestListener } from './http/listener.ts';
-import { ingest, sourceChanges, type IngestReport, type IngestSource } from './ingest/ingest.ts';
+import { createRequestListener as createHttpListener } from './http/listener.ts';
+import { HttpError, sendHttpError } from './http/reply.ts';
+import { ingestParsed, parsedChanges, parseSource, type IngestReport, type IngestSource } from './ingest/ingest.ts';
 import { resolveLimits, type Limits } from './limits.ts';
+import type { AspectChange } from './store/catalogue.ts';
 import type { LogFileSystem } from './store/log-fs.ts';
 import { Store } from './store/store.ts';
 import { VERSION } from './version.ts';
@@ -19,11 +22,31 @@ import { VERSION } from './version.ts';
 export { MinihubError } from './errors.ts';
 export type { IngestReport, IngestSource } from './ingest/ingest.ts';
 export { DEFAULT_LIMITS, type Limits } from './limits.ts';
+export type { McpRecord } from './store/export.ts';
 export type { LogFile, LogFileSystem } from './store/log-fs.ts';
+export type { Store } from './store/store.ts';
 
-/** How long close() lets requests already being answered finish before dropping them. */
+/**
+ * How long close() lets requests already being answered finish before dropping them.
+ * @example
+ * const hub = await startServer();
+ * const closed = hub.close(); // resolves within SHUTDOWN_GRACE_MS even if a client never finishes
+ */
 export const SHUTDOWN_GRACE_MS = 10_000;
 
+/**
+ * Options of startServer() and createRequestListener(); every one is optional.
+ * @example
+ * const options: ServerOptions = {
+ *   dataDir: 'test-data',                 // persist (default: in memory)
+ *   seed: ['data/sample-catalogue.json'], // DataHub files, or records: [{ entityType: 'tag', … }]
+ *   auth: false,                          // every request acts as the root user "datahub"
+ *   limits: { maxDepth: 30 },
+ *   logRequest: (line) => console.log(line), // "POST /api/graphql 200 1.2ms"
+ *   log: (message) => console.warn(message), // warnings and unexpected errors
+ * };
+ * const hub = await startServer(options);
+ */
 export interface ServerOptions {
   /** Port to listen on; 0 (the default) picks a free one. */
   port?: number;
@@ -37,108 +60,202 @@ export interface ServerOptions {
   auth?: boolean;
   /** Limits on requests (body size, depth, timeouts, …); each unset one keeps its default from limits.ts. */
   limits?: Partial<Limits>;
-  /** Receives one line per answered request. Default: silent. */
+  /**
+   * Origins whose browser pages may call /api/graphql, e.g. `['http://localhost:3000']`, or `['*']` for any:
+   * preflights from them get 204 and answers Access-Control-Allow-Origin. Default: none, no CORS at all.
+   */
+  corsOrigins?: string[];
+  /** Receives one line per answered request, e.g. `POST /api/graphql 200 1.2ms`. Default: silent. */
   logRequest?: (line: string) => void;
-  /** Receives warnings and unexpected errors. Default: silent. */
+  /**
+   * Receives warnings (a torn log tail cut off, a stale lock taken over) and unexpected errors with their
+   * stack, which clients never see. Default: silent. Request lines go to `logRequest`, not here.
+   */
   log?: (message: string) => void;
   /** The log's file operations; fault-injection tests swap in failing ones. Default: node:fs. */
   fileSystem?: LogFileSystem;
 }
 
-export interface RunningServer {
-  /** Base URL with the bound port, e.g. http://127.0.0.1:39123 */
-  url: string;
-  /** `${url}/api/graphql` */
-  graphqlUrl: string;
+/**
+ * minihub without a port, to mount inside another `node:http` server: what createRequestListener()
+ * resolves to. startServer() builds on it, so both answer the same way.
+ * @example
+ * const minihub: Minihub = await createRequestListener({ auth: false });
+ * const server = http.createServer(minihub.listener).listen(0);
+ */
+export interface Minihub {
+  /**
+   * Answers minihub's routes (`/api/graphql`, `/api/graphiql`, `/health`, `/config`) and a JSON 404 for
+   * any other path, so a host routes its own paths first and hands minihub the rest.
+   */
+  listener: RequestListener;
   /** A token for the root user `datahub`, valid until close(); send it as `Authorization: Bearer <token>`. */
   token: string;
   /** What each seed added; empty when the data directory already held a catalogue. */
   seeded: IngestReport[];
+  /** The catalogue itself: `store.export()` gives it as DataHub MCP records. */
   store: Store;
   /**
    * Issues a stored personal access token for an existing user, e.g. to test what a user may do.
    * `lifetimeMs` null (the default) never expires.
    */
   createToken(username: string, options?: { name?: string; lifetimeMs?: number | null }): Promise<string>;
-  /** Back to the seeded state (memory stores only). */
+  /**
+   * Back to the seeded state, as the seeds were read at the start, without reading or parsing them
+   * again: takes well under a millisecond for the sample. Memory stores only; a data directory
+   * refuses, so a catalogue on disk is never wiped by accident.
+   */
   reset(): Promise<void>;
   /**
-   * Stops accepting connections, lets requests in flight finish (up to SHUTDOWN_GRACE_MS), makes every
-   * acknowledged write durable and releases the data directory. Calling it again returns the same promise.
+   * Lets requests in flight finish (up to SHUTDOWN_GRACE_MS), makes every acknowledged write durable and
+   * releases the data directory; later requests get a JSON 503. Calling it again returns the same promise.
    */
   close(): Promise<void>;
 }
 
 /**
- * Starts minihub.
+ * A minihub listening on a port: what startServer() resolves to.
  * @example
- * const hub = await startServer({ seed: ['data/sample-catalogue.json'] });
- * await fetch(hub.graphqlUrl, { method: 'POST', headers: { Authorization: `Bearer ${hub.token}`,
- *   'Content-Type': 'application/json' }, body: JSON.stringify({ query: '{ me { corpUser { username } } }' }) });
+ * const hub: RunningServer = await startServer();
+ * console.log(hub.url, hub.graphqlUrl, hub.token);
  * await hub.close();
  */
-export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
-  const {
-    port = 0,
-    host = '127.0.0.1',
-    dataDir = null,
-    seed = [],
-    auth = true,
-    limits: limitOverrides,
-    logRequest,
-    log = () => {},
-    fileSystem,
-  } = options;
+export interface RunningServer extends Minihub {
+  /** Base URL with the bound port, e.g. http://127.0.0.1:39123 */
+  url: string;
+  /** `${url}/api/graphql` */
+  graphqlUrl: string;
+  /**
+   * Stops accepting connections, lets requests in flight finish (up to SHUTDOWN_GRACE_MS), drops every
+   * socket, makes every acknowledged write durable and releases the data directory. Resolves only once
+   * the port is free. Calling it again returns the same promise.
+   */
+  close(): Promise<void>;
+}
 
-  const limits = resolveLimits(limitOverrides);
+/**
+ * Starts minihub on a port: by default a free port on 127.0.0.1, a memory store and tokens on.
+ * Silent unless `logRequest` or `log` is given.
+ * @example
+ * import { startServer } from 'minihub';
+ *
+ * const hub = await startServer({ seed: ['data/sample-catalogue.json'] });
+ * const response = await fetch(hub.graphqlUrl, {
+ *   method: 'POST',
+ *   headers: { Authorization: `Bearer ${hub.token}`, 'Content-Type': 'application/json' },
+ *   body: JSON.stringify({ query: '{ me { corpUser { username } } }' }),
+ * });
+ * await hub.reset(); // back to the seed, between tests
+ * await hub.close(); // the port is free when this resolves
+ */
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const { port = 0, host = '127.0.0.1' } = options;
+  const limits = resolveLimits(options.limits);
+  const core = await openMinihub(options, limits);
+  const { hub } = core;
+  const requestTimeout = limits.requestTimeoutMs;
+  const server = createServer(
+    {
+      requestTimeout,
+      // node:http refuses a headers timeout longer than the request timeout.
+      headersTimeout: Math.min(limits.headersTimeoutMs, requestTimeout),
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      // Timeouts are enforced only when node:http checks, every this many ms.
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(Math.min(limits.headersTimeoutMs, requestTimeout) / 2))),
+      // The listener refuses a missing Host itself, with a JSON body; node's refusal has none.
+      requireHostHeader: false,
+    },
+    hub.listener,
+  );
+  server.maxConnections = limits.maxConnections;
+  server.on('clientError', answerClientError);
+  server.on('checkExpectation', answerExpectationFailed);
+  try {
+    await listen(server, port, host);
+  } catch (error) {
+    await hub.close();
+    throw error;
+  }
+  const { port: boundPort } = server.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${boundPort}`;
+  let closing: Promise<void> | undefined;
+  return {
+    ...hub,
+    url,
+    graphqlUrl: `${url}/api/graphql`,
+    close() {
+      closing ??= (async () => {
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        await core.inFlight.drained(SHUTDOWN_GRACE_MS);
+        // Whatever is still open after the grace period is dropped, so the port is free when close() resolves.
+        server.closeAllConnections();
+        await stopped;
+        await hub.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+/**
+ * Opens minihub's catalogue and returns a `node:http` request listener for it, to mount minihub inside
+ * another server (one port for your app and a stand-in DataHub). Takes the options of startServer()
+ * except `port` and `host`. The host server owns the sockets: the connection limits and timeouts in
+ * `limits` (requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs, maxConnections) are its to set;
+ * the body and document limits apply here. Call close() when the host server has stopped.
+ * @example
+ * import { createServer } from 'node:http';
+ * import { createRequestListener } from 'minihub';
+ *
+ * const minihub = await createRequestListener({ seed: ['data/sample-catalogue.json'] });
+ * const host = createServer((req, res) => {
+ *   if (req.url === '/app') res.end('my app');
+ *   else minihub.listener(req, res); // /api/graphql, /api/graphiql, /health, /config
+ * });
+ * host.listen(3000);
+ * // later: host.close(); await minihub.close();
+ */
+export async function createRequestListener(options: Omit<ServerOptions, 'port' | 'host'> = {}): Promise<Minihub> {
+  const { hub } = await openMinihub(options, resolveLimits(options.limits));
+  return hub;
+}
+
+/** The one path both entry points take: store, seeds, tokens and the listener, plus what is in flight. */
+async function openMinihub(options: ServerOptions, limits: Limits): Promise<{ hub: Minihub; inFlight: InFlight }> {
+  const { dataDir = null, seed = [], auth = true, logRequest, log = () => {}, fileSystem } = options;
   const store = await Store.open({ dataDir, warn: log, fileSystem });
-  let server: Server | undefined;
   try {
     const tokens = new TokenService(loadSigningKey(dataDir), store);
-    // Seeds fill an empty catalogue only: a data directory that holds one keeps its changes.
+    // Seeds fill an empty catalogue only: a data directory that holds one keeps its changes. Each is
+    // read and parsed once; reset() goes back to these parses, so it costs no file read or JSON parse.
+    const seeds = store.catalogue.entityCount === 0 ? seed.map(parseSource) : [];
     const seeded: IngestReport[] = [];
-    if (store.catalogue.entityCount === 0) for (const source of seed) seeded.push(await ingest(store, source, corpUserUrn(ROOT_USER)));
-    const token = tokens.createSessionToken(ROOT_USER);
-
-    const listener = createRequestListener({
+    for (const { name, parsed } of seeds) seeded.push(await ingestParsed(store, parsed, name, corpUserUrn(ROOT_USER)));
+    let seedState: readonly AspectChange[] | undefined;
+    const answer = createHttpListener({
       store,
       tokens,
       auth,
       limits,
       version: VERSION,
+      corsOrigins: options.corsOrigins,
       logRequest,
       logError: (error) => log(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
     });
     const inFlight = new InFlight();
-    const requestTimeout = limits.requestTimeoutMs;
-    server = createServer(
-      {
-        requestTimeout,
-        // node:http refuses a headers timeout longer than the request timeout.
-        headersTimeout: Math.min(limits.headersTimeoutMs, requestTimeout),
-        keepAliveTimeout: limits.keepAliveTimeoutMs,
-        // Timeouts are enforced only when node:http checks, every this many ms.
-        connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(Math.min(limits.headersTimeoutMs, requestTimeout) / 2))),
-        // The listener refuses a missing Host itself, with a JSON body; node's refusal has none.
-        requireHostHeader: false,
-      },
-      (req, res) => {
-        inFlight.track(res);
-        listener(req, res);
-      },
-    );
-    server.maxConnections = limits.maxConnections;
-    server.on('clientError', answerClientError);
-    server.on('checkExpectation', answerExpectationFailed);
-    await listen(server, port, host);
-    const { port: boundPort } = server.address() as AddressInfo;
-    const url = `http://${host.includes(':') ? `[${host}]` : host}:${boundPort}`;
-    const running = server;
+    let closed = false;
     let closing: Promise<void> | undefined;
-    return {
-      url,
-      graphqlUrl: `${url}/api/graphql`,
-      token,
+    const hub: Minihub = {
+      listener(req, res) {
+        if (closed) {
+          sendHttpError(res, new HttpError(503, 'this minihub is closed', { Connection: 'close' }));
+          return;
+        }
+        inFlight.track(res);
+        answer(req, res);
+      },
+      token: tokens.createSessionToken(ROOT_USER),
       seeded,
       store,
       async createToken(username, { name = 'minihub library token', lifetimeMs = null } = {}) {
@@ -146,25 +263,33 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         return issued.token;
       },
       reset() {
-        return store.resetTo(sourceChanges(seed));
+        // The catalogue keeps the values it is given and writes replace rather than change them; frozen,
+        // a write that changed one in place would throw instead of quietly altering every later reset.
+        seedState ??= deepFreeze(parsedChanges(seeds.map(({ parsed }) => parsed)));
+        return store.resetTo(seedState);
       },
       close() {
         closing ??= (async () => {
-          const stopped = new Promise<void>((resolve) => running.close(() => resolve()));
-          running.closeIdleConnections();
           await inFlight.drained(SHUTDOWN_GRACE_MS);
-          running.closeAllConnections();
-          await stopped;
+          closed = true;
           await store.close();
         })();
         return closing;
       },
     };
+    return { hub, inFlight };
   } catch (error) {
-    server?.close();
     await store.close();
     throw error;
   }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 function listen(server: Server, port: number, host: string): Promise<void> {
@@ -180,13 +305,13 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 /** Responses not yet finished, so close() can wait for them. */
 class InFlight {
   readonly #open = new Set<ServerResponse>();
-  #onEmpty: (() => void) | null = null;
+  readonly #waiters = new Set<() => void>();
 
   track(res: ServerResponse): void {
     this.#open.add(res);
     res.once('close', () => {
       this.#open.delete(res);
-      if (this.#open.size === 0) this.#onEmpty?.();
+      if (this.#open.size === 0) for (const waiter of [...this.#waiters]) waiter();
     });
   }
 
@@ -194,11 +319,13 @@ class InFlight {
   drained(timeoutMs: number): Promise<void> {
     if (this.#open.size === 0) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, timeoutMs);
-      this.#onEmpty = () => {
+      const done = () => {
         clearTimeout(timer);
+        this.#waiters.delete(done);
         resolve();
       };
+      const timer = setTimeout(done, timeoutMs);
+      this.#waiters.add(done);
     });
   }
 }

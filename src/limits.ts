@@ -1,6 +1,12 @@
 // Every limit minihub puts on a request, as named defaults that ServerOptions.limits (and the CLI's
 // --limit NAME=VALUE) can change. Each one keeps a hostile or broken client from taking the process down.
 
+/**
+ * Every limit minihub puts on a request; ServerOptions.limits changes any of them.
+ * @example
+ * const limits: Partial<Limits> = { maxDepth: 30, requestTimeoutMs: 5_000 };
+ * const hub = await startServer({ limits });
+ */
 export interface Limits {
   /** Request body bytes; larger answers 413. */
   maxBodyBytes: number;
@@ -28,6 +34,11 @@ export interface Limits {
   maxConnections: number;
 }
 
+/**
+ * The limit each request gets unless ServerOptions.limits says otherwise.
+ * @example
+ * const hub = await startServer({ limits: { maxBodyBytes: DEFAULT_LIMITS.maxBodyBytes * 4 } });
+ */
 export const DEFAULT_LIMITS: Readonly<Limits> = {
   maxBodyBytes: 1024 * 1024,
   maxQueryLength: 100_000,

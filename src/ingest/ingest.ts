@@ -9,6 +9,12 @@ import type { JsonValue } from '../store/json.ts';
 import type { Store } from '../store/store.ts';
 import { parseDataHubFile, type ParsedFile, type RejectedRecord } from './datahub-file.ts';
 
+/**
+ * What ingesting one source did: RunningServer.seeded holds one per seed.
+ * @example
+ * const hub = await startServer({ seed: ['data/sample-catalogue.json'] });
+ * const [report] = hub.seeded; // { source, records: 31, entities: { dataset: 5, … }, written: 39, unchanged: 0, rejected: [] }
+ */
 export interface IngestReport {
   source: string;
   records: number;
@@ -19,7 +25,14 @@ export interface IngestReport {
   rejected: RejectedRecord[];
 }
 
-/** A seed or ingest source: a file path, or DataHub records already in memory (an array or one object). */
+/**
+ * A seed or ingest source: a file path, or DataHub records already in memory (an array or one object).
+ * @example
+ * const seed: IngestSource[] = [
+ *   'data/sample-catalogue.json',
+ *   [{ entityType: 'tag', entityUrn: 'urn:li:tag:pii', changeType: 'UPSERT', aspectName: 'tagProperties', aspect: { json: { name: 'pii' } } }],
+ * ];
+ */
 export type IngestSource = string | JsonValue;
 
 export async function ingest(store: Store, source: IngestSource, actor: string): Promise<IngestReport> {
@@ -29,14 +42,20 @@ export async function ingest(store: Store, source: IngestSource, actor: string):
 
 /** The aspects of `sources` as changes, later ones winning, as ingesting them in order would leave them. */
 export function sourceChanges(sources: readonly IngestSource[]): AspectChange[] {
+  return parsedChanges(sources.map((source) => parseSource(source).parsed));
+}
+
+/** sourceChanges() for files already parsed. */
+export function parsedChanges(files: readonly ParsedFile[]): AspectChange[] {
   const latest = new Map<string, AspectChange>();
-  for (const source of sources) {
-    for (const { urn, aspect, value } of parseSource(source).parsed.aspects) latest.set(`${urn}\u0000${aspect}`, { urn, aspect, value });
+  for (const file of files) {
+    for (const { urn, aspect, value } of file.aspects) latest.set(`${urn}\u0000${aspect}`, { urn, aspect, value });
   }
   return [...latest.values()];
 }
 
-function parseSource(source: IngestSource): { name: string; parsed: ParsedFile } {
+/** Reads (a path) and parses a source, naming it for reports; ingestParsed() then applies it. */
+export function parseSource(source: IngestSource): { name: string; parsed: ParsedFile } {
   const [name, text] = typeof source === 'string' ? [source, readSource(source)] : ['(records)', JSON.stringify(source)];
   return { name, parsed: parseDataHubFile(text, name) };
 }

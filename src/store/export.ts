@@ -5,7 +5,12 @@ import { parseUrn } from '../urn.ts';
 import type { Catalogue } from './catalogue.ts';
 import type { JsonValue } from './json.ts';
 
-/** One MetadataChangeProposal in the `{"json": …}` form DataHub's file sink writes (and its file source reads). */
+/**
+ * One MetadataChangeProposal in the `{"json": …}` form DataHub's file sink writes (and its file source reads).
+ * @example
+ * const records: McpRecord[] = hub.store.export();
+ * // [{ entityType: 'dataset', entityUrn: 'urn:li:dataset:(…)', changeType: 'UPSERT', aspectName: 'datasetProperties', aspect: { json: { … } } }, …]
+ */
 export interface McpRecord {
   entityType: string;
   entityUrn: string;

@@ -6,6 +6,13 @@ import { access, open, rename, rm, writeFile, type FileHandle } from 'node:fs/pr
 
 const READ_CHUNK_BYTES = 4 * 1024 * 1024;
 
+/**
+ * One open log file, as a LogFileSystem hands it out.
+ * @example
+ * const file: LogFile = await fileSystem.open('data/catalogue.jsonl', { create: true, truncate: false });
+ * await file.write(Buffer.from('…\n'), 0);
+ * await file.sync();
+ */
 export interface LogFile {
   /** Writes at `position`; may write fewer bytes than given (the caller loops). */
   write(data: Buffer, position: number): Promise<number>;
@@ -14,6 +21,16 @@ export interface LogFile {
   close(): Promise<void>;
 }
 
+/**
+ * The file operations of the log (ServerOptions.fileSystem), so a test can make one fail on purpose.
+ * @example
+ * const failingSync: LogFileSystem = { ...nodeLogFileSystem, async open(path, mode) {
+ *   const file = await nodeLogFileSystem.open(path, mode); // nodeLogFileSystem: src/store/log-fs.ts
+ *   file.sync = () => Promise.reject(Object.assign(new Error('disk failed'), { code: 'EIO' }));
+ *   return file;
+ * } };
+ * const hub = await startServer({ dataDir: 'tmp-data', fileSystem: failingSync });
+ */
 export interface LogFileSystem {
   /** Opens for positional writes, creating the file (mode 0600) when `create` and it is missing; `truncate` empties it. */
   open(path: string, mode: { create: boolean; truncate: boolean }): Promise<LogFile>;

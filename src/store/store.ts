@@ -43,7 +43,13 @@ interface PendingCommit {
   reject: (error: unknown) => void;
 }
 
-
+/**
+ * The catalogue and its log: RunningServer.store. Reads go through `catalogue`; writes through GraphQL.
+ * @example
+ * const hub = await startServer({ seed: ['data/sample-catalogue.json'] });
+ * hub.store.catalogue.entityCount; // 14
+ * hub.store.export();              // the catalogue as DataHub MCP records
+ */
 export class Store {
   readonly catalogue: Catalogue;
   readonly #log: LogStorage;
