@@ -156,6 +156,19 @@ recovery('rewrites nothing, not even a torn tail, when a whole line is corrupt',
   assert.not.ok(readdirSync(dataDir).some((file) => file.includes('.torn-')), 'nothing was saved aside either');
 });
 
+recovery('refuses a line that is not valid UTF-8 rather than replay replacement characters', async () => {
+  const dataDir = tempDataDir();
+  const good = '{"seq":1,"time":1,"actor":"a","op":"x","changes":[{"urn":"urn:li:tag:a","aspect":"tagProperties","value":{"name":"a"}}]}\n';
+  const bad = Buffer.concat([Buffer.from('{"seq":2,"time":1,"actor":"a","op":"x","changes":[{"urn":"urn:li:tag:b","aspect":"tagProperties","value":{"name":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}}]}\n')]);
+  writeFileSync(join(dataDir, LOG), Buffer.concat([Buffer.from(good), bad]));
+  try {
+    await startServer({ dataDir });
+    assert.unreachable('the start must fail');
+  } catch (error) {
+    assert.match((error as Error).message, /catalogue\.jsonl:2: not valid UTF-8/);
+  }
+});
+
 recovery('refuses a line that is JSON but not a log record', async () => {
   const dataDir = tempDataDir();
   writeFileSync(join(dataDir, LOG), '{"seq":1,"time":1,"actor":"a","op":"x","changes":[{"urn":"u"}]}\n');
@@ -196,6 +209,21 @@ lock('takes over a lock left by a process that no longer runs', async () => {
   const hub = await startTestServer({ dataDir });
   assert.is(readFileSync(join(dataDir, 'minihub.lock'), 'utf8').trim(), String(process.pid));
   await hub.close();
+});
+
+lock('takes over a lock holding its own pid that it does not hold: left by an earlier process with that pid', async () => {
+  const dataDir = tempDataDir();
+  writeFileSync(join(dataDir, 'minihub.lock'), `${process.pid}\n`);
+  const hub = await startTestServer({ dataDir });
+  // While held, the same process is refused like anyone else.
+  try {
+    await startServer({ dataDir });
+    assert.unreachable('a second start in the same process must fail');
+  } catch (error) {
+    assert.match((error as Error).message, /in use by minihub process/);
+  } finally {
+    await hub.close();
+  }
 });
 
 lock('refuses a lock file without a pid rather than guess that it is stale', async () => {

@@ -26,6 +26,10 @@ export const SERVE_HELP = `Usage: minihub serve [options]
       --memory           keep everything in memory; nothing is written to disk
       --seed FILE        DataHub file to load when the catalogue is empty; repeatable
       --no-auth          no tokens: every request acts as the root user "datahub"
+      --cors-origin ORIGIN
+                         let browser pages from ORIGIN (scheme://host[:port], or * for any)
+                         call /api/graphql: preflights answered, Access-Control-Allow-Origin
+                         sent; repeatable                         (default: none, no CORS)
       --max-body-bytes N largest accepted request body            (default: 1048576)
       --limit NAME=N     change a request limit; repeatable. NAME: maxBodyBytes, maxQueryLength,
                          maxTokens, maxDepth, maxFields, maxAliases, maxVariablesDepth,

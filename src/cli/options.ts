@@ -64,3 +64,13 @@ export function parseLimits(pairs: string[], maxBodyBytes: string | undefined): 
   if (maxBodyBytes !== undefined) limits.maxBodyBytes = parsePositiveInteger('--max-body-bytes', maxBodyBytes);
   return limits;
 }
+
+/** `--cors-origin` values: `*` or an origin as browsers send it, scheme://host[:port] with no path. */
+export function parseCorsOrigins(values: string[]): string[] {
+  for (const value of values) {
+    if (value !== '*' && !/^https?:\/\/[^/?#\s]+$/i.test(value)) {
+      throw new MinihubError('USAGE', `--cors-origin ${value} is not an origin; expected * or scheme://host[:port], like http://localhost:3000`);
+    }
+  }
+  return values;
+}

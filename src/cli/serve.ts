@@ -2,7 +2,7 @@
 
 import { startServer, type RunningServer } from '../index.ts';
 import { SERVE_HELP } from './help.ts';
-import { dataDirOf, parse, parseLimits, parsePort } from './options.ts';
+import { dataDirOf, parse, parseCorsOrigins, parseLimits, parsePort } from './options.ts';
 import { describeReport } from './report.ts';
 
 export async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<number | 'running'> {
@@ -15,6 +15,7 @@ export async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<num
       memory: { type: 'boolean' },
       seed: { type: 'string', multiple: true },
       'no-auth': { type: 'boolean' },
+      'cors-origin': { type: 'string', multiple: true },
       'max-body-bytes': { type: 'string' },
       limit: { type: 'string', multiple: true },
       quiet: { type: 'boolean', short: 'q' },
@@ -34,6 +35,7 @@ export async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<num
     seed: values.seed ?? [],
     auth,
     limits: parseLimits(values.limit ?? [], values['max-body-bytes']),
+    corsOrigins: parseCorsOrigins(values['cors-origin'] ?? []),
     logRequest: values.quiet ? undefined : (line) => process.stdout.write(`${line}\n`),
     log: (message) => process.stderr.write(`minihub: ${message}\n`),
   });

@@ -39,16 +39,27 @@ export interface ExecutionOutcome {
   response: GraphQLResponse;
   /** What the answer read, when it may be reused; null when it must not be. */
   read: ReadSnapshot | null;
+  /**
+   * True when nothing was executed: a syntax, validation or variable error, or an unknown operation.
+   * GraphQL over HTTP answers those 400 without `data` for application/graphql-response+json.
+   */
+  requestError: boolean;
+  /** For the request log: the operationName if given (and a GraphQL name), else the first root field. */
+  operation: string | null;
 }
 
 /** Reads {query, variables?, operationName?} from a parsed JSON body; throws BAD_REQUEST naming the problem. */
 export function readGraphQLParams(body: unknown, limits: Pick<Limits, 'maxQueryLength' | 'maxVariablesDepth'>): GraphQLParams {
   if (!isJsonObject(body)) throw new MinihubError('BAD_REQUEST', 'the JSON body must be an object like {"query": "...", "variables": {}}');
-  const { query, variables, operationName } = body;
+  const { query, variables, operationName, extensions } = body;
   if (query === undefined) throw new MinihubError('BAD_REQUEST', 'the JSON body has no "query"; expected a GraphQL document string');
   if (typeof query !== 'string') throw new MinihubError('BAD_REQUEST', `"query" must be a string holding a GraphQL document, not ${describe(query)}`);
   if (variables !== undefined && variables !== null && !isJsonObject(variables)) {
     throw new MinihubError('BAD_REQUEST', `"variables" must be an object or null, not ${describe(variables)}`);
+  }
+  // Request extensions are accepted and ignored, but must be a map (GraphQL over HTTP).
+  if (extensions !== undefined && extensions !== null && !isJsonObject(extensions)) {
+    throw new MinihubError('BAD_REQUEST', `"extensions" must be an object or null, not ${describe(extensions)}`);
   }
   if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') {
     throw new MinihubError('BAD_REQUEST', `"operationName" must be a string or null, not ${describe(operationName)}`);
@@ -76,6 +87,8 @@ export class GraphQLExecutor {
   }
 
   async run(params: GraphQLParams, context: Omit<RequestContext, 'reader'>): Promise<ExecutionOutcome> {
+    // A client's operationName is logged only when it is a plain GraphQL name: no line breaks, no secrets' shapes.
+    const named = params.operationName !== null && /^[_A-Za-z][_0-9A-Za-z]{0,99}$/.test(params.operationName) ? params.operationName : null;
     let document = this.#cache.get(params.query);
     if (document === undefined) {
       try {
@@ -83,17 +96,18 @@ export class GraphQLExecutor {
       } catch (error) {
         if (error instanceof GraphQLError && error.message.includes(' tokens. Parsing aborted.')) {
           const tooLong = new GraphQLError(`Syntax Error: the document has more than ${this.#maxTokens} tokens (the maxTokens limit).`, { source: error.source, positions: error.positions });
-          return this.#failure([tooLong], 'syntax');
+          return this.#failure([tooLong], 'syntax', named);
         }
-        if (error instanceof GraphQLError) return this.#failure([error], 'syntax');
+        if (error instanceof GraphQLError) return this.#failure([error], 'syntax', named);
         // graphql-js parses recursively: a document nested deep enough within maxTokens exhausts the stack.
-        if (error instanceof RangeError) return this.#failure([new GraphQLError('Syntax Error: the document nests too deeply.')], 'syntax');
+        if (error instanceof RangeError) return this.#failure([new GraphQLError('Syntax Error: the document nests too deeply.')], 'syntax', named);
         throw error;
       }
       const errors = validate(this.#schema, document, this.#rules);
-      if (errors.length > 0) return this.#failure(errors, 'validation');
+      if (errors.length > 0) return this.#failure(errors, 'validation', named ?? firstRootField(document, null));
       this.#cache.set(params.query, document);
     }
+    const operation = named ?? firstRootField(document, params.operationName);
     const catalogue = context.store.catalogue;
     const recorder = isCacheable(document, params.operationName) ? new RecordingReader(catalogue) : null;
     const pending = execute({
@@ -108,18 +122,27 @@ export class GraphQLExecutor {
     const read = recorder !== null && !isPromise(pending) ? snapshot(recorder.touched, catalogue) : null;
     const result = await pending;
     // Without data, execution stopped before running: bad variables or an unknown operation name.
-    if (!('data' in result)) return this.#failure(result.errors ?? [], 'validation');
+    if (!('data' in result)) return this.#failure(result.errors ?? [], 'validation', operation);
     const response: GraphQLResponse = { data: result.data, extensions: {} };
     if (result.errors !== undefined) {
       const errors = result.errors.map((error) => formatError(error, 'execution', this.#logUnexpected));
-      return { response: { errors, ...response }, read: null };
+      return { response: { errors, ...response }, read: null, requestError: false, operation };
     }
-    return { response, read };
+    return { response, read, requestError: false, operation };
   }
 
-  #failure(errors: readonly GraphQLError[], phase: ErrorPhase): ExecutionOutcome {
-    return { response: { errors: errors.map((error) => formatError(error, phase, this.#logUnexpected)), data: null, extensions: {} }, read: null };
+  #failure(errors: readonly GraphQLError[], phase: ErrorPhase, operation: string | null): ExecutionOutcome {
+    const formatted = errors.map((error) => formatError(error, phase, this.#logUnexpected));
+    return { response: { errors: formatted, data: null, extensions: {} }, read: null, requestError: true, operation };
   }
+}
+
+/** The name of the first field selected at the root of the operation that runs, e.g. `dataset`. */
+function firstRootField(document: DocumentNode, operationName: string | null): string | null {
+  const operation = getOperationAST(document, operationName) ?? document.definitions.find((definition) => definition.kind === Kind.OPERATION_DEFINITION);
+  if (operation?.kind !== Kind.OPERATION_DEFINITION) return null;
+  const field = operation.selectionSet.selections.find((selection) => selection.kind === Kind.FIELD);
+  return field?.kind === Kind.FIELD ? field.name.value : null;
 }
 
 function isCacheable(document: DocumentNode, operationName: string | null): boolean {

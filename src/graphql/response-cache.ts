@@ -6,6 +6,8 @@ import type { Catalogue } from '../store/catalogue.ts';
 
 interface Entry {
   bytes: Buffer;
+  /** What the request log names the request by (see ExecutionOutcome.operation); '' for none. */
+  label: string;
   epoch: number;
   dependencies: [urn: string, version: number][];
 }
@@ -21,6 +23,11 @@ export class ResponseCache {
 
   /** The cached answer, if every entity it read is as it was; a stale entry is dropped. */
   get(actor: string, body: string, catalogue: Catalogue): Buffer | undefined {
+    return this.getAnswer(actor, body, catalogue)?.bytes;
+  }
+
+  /** As get(), with the label it was stored with. */
+  getAnswer(actor: string, body: string, catalogue: Catalogue): { bytes: Buffer; label: string } | undefined {
     const key = keyOf(actor, body);
     const entry = this.#entries.get(key);
     if (entry === undefined) return undefined;
@@ -32,17 +39,17 @@ export class ResponseCache {
     }
     // Re-inserting moves the entry to the young end of the Map's insertion order.
     this.#entries.set(key, entry);
-    return entry.bytes;
+    return entry;
   }
 
   /** Remembers an answer and what it read (see `snapshot`). */
-  set(actor: string, body: string, bytes: Buffer, read: ReadSnapshot): void {
+  set(actor: string, body: string, bytes: Buffer, read: ReadSnapshot, label = ''): void {
     const key = keyOf(actor, body);
     const size = bytes.length + key.length;
     if (size > this.#maxBytes / 16) return;
     const previous = this.#entries.get(key);
     if (previous !== undefined) this.#bytes -= previous.bytes.length + key.length;
-    this.#entries.set(key, { bytes, epoch: read.epoch, dependencies: read.dependencies });
+    this.#entries.set(key, { bytes, label, epoch: read.epoch, dependencies: read.dependencies });
     this.#bytes += size;
     for (const [oldest, entry] of this.#entries) {
       if (this.#bytes <= this.#maxBytes) break;

@@ -11,6 +11,8 @@ import { ResponseCache } from '../graphql/response-cache.ts';
 import type { Limits } from '../limits.ts';
 import type { Store } from '../store/store.ts';
 import { closeAfterAnswer, readBody } from './body.ts';
+import { createCors } from './cors.ts';
+import { GRAPHQL_RESPONSE, responseMediaType } from './media-type.ts';
 import { HttpError, sendBytes, sendHttpError, sendJson } from './reply.ts';
 import { createStaticFiles, GRAPHIQL_PATH } from './static-files.ts';
 
@@ -21,7 +23,9 @@ export interface ListenerOptions {
   auth: boolean;
   limits: Limits;
   version: string;
-  /** One line per answered request. */
+  /** Origins whose browser pages may call /api/graphql (`*` for any); none: no CORS headers at all. */
+  corsOrigins?: readonly string[];
+  /** One line per answered request: method, path, status, time and, for /api/graphql, the operation. */
   logRequest?: (line: string) => void;
   /** Unexpected failures, with detail that must not reach the client. */
   logError: (error: unknown) => void;
@@ -32,13 +36,21 @@ const RESPONSE_CACHE_BYTES = 64 * 1024 * 1024;
 const ENDPOINTS = ['POST /api/graphql', 'GET /api/graphiql', 'GET /health', 'GET /config'];
 
 export function createRequestListener(options: ListenerOptions): RequestListener {
-  const { store, tokens, auth, limits, version, logRequest, logError } = options;
+  const { store, tokens, auth, limits, version, corsOrigins = [], logRequest, logError } = options;
   const executor = new GraphQLExecutor(limits, logError);
   const answers = new ResponseCache(RESPONSE_CACHE_BYTES);
   // The GraphiQL page and its assets need no token: the queries it sends carry the one typed into it.
   const graphiql = createStaticFiles();
+  const cors = createCors(corsOrigins);
+  // What each /api/graphql answer's log line names it by; set once the operation is known.
+  const operations = new WeakMap<ServerResponse, string>();
 
   async function graphql(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Before the token check: a browser's preflight carries none, and a refusal needs the header to be readable.
+    if (cors.handle(req, res)) return;
+    // Every answer from here on, refusals included, is a GraphQL response in the media type the client accepts.
+    const media = responseMediaType(req.headers.accept);
+    res.setHeader('Content-Type', `${media}; charset=utf-8`);
     if (req.method !== 'POST') {
       throw new HttpError(405, `${req.method} is not supported on /api/graphql; send a POST with a JSON body`, { Allow: 'POST' });
     }
@@ -56,9 +68,12 @@ export function createRequestListener(options: ListenerOptions): RequestListener
       throw new HttpError(400, 'the body is not valid UTF-8; expected UTF-8 encoded JSON');
     }
     // A repeated read whose entities are unchanged is answered from the cache, before any parsing.
-    const cached = answers.get(actor, text, store.catalogue);
+    // Only answers that executed are cached: status 200 and the same body under either media type, whose
+    // Content-Type was set above from this request's Accept and is never part of what is stored.
+    const cached = answers.getAnswer(actor, text, store.catalogue);
     if (cached !== undefined) {
-      sendBytes(res, 200, cached);
+      if (cached.label !== '') operations.set(res, cached.label);
+      sendBytes(res, 200, cached.bytes);
       return;
     }
     let body: unknown;
@@ -74,9 +89,16 @@ export function createRequestListener(options: ListenerOptions): RequestListener
       if (error instanceof MinihubError) throw new HttpError(400, error.message);
       throw error;
     }
-    const { response, read } = await executor.run(params, { store, tokens, actor, limits });
+    const { response, read, requestError, operation } = await executor.run(params, { store, tokens, actor, limits });
+    if (operation !== null) operations.set(res, operation);
+    if (requestError && media === GRAPHQL_RESPONSE) {
+      // GraphQL over HTTP: a request that never executed is a 400 without a data entry. With application/json
+      // it stays 200 with data: null, as DataHub answers.
+      sendJson(res, 400, { errors: response.errors, extensions: response.extensions });
+      return;
+    }
     const answer = Buffer.from(JSON.stringify(response));
-    if (read !== null) answers.set(actor, text, answer, read);
+    if (read !== null) answers.set(actor, text, answer, read, operation ?? '');
     sendBytes(res, 200, answer);
   }
 
@@ -103,8 +125,12 @@ export function createRequestListener(options: ListenerOptions): RequestListener
   return (req, res) => {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
+      if (logRequest === undefined) return;
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logRequest?.(`${req.method} ${req.url} ${res.statusCode} ${ms.toFixed(1)}ms`);
+      // The path without its query string, and never headers, bodies or variables: tokens stay out of the log.
+      const path = (req.url ?? '/').split('?')[0];
+      const operation = operations.get(res);
+      logRequest(`${req.method} ${path} ${res.statusCode} ${ms.toFixed(1)}ms${operation === undefined ? '' : ` ${operation}`}`);
     });
     Promise.resolve()
       .then(() => route(req, res))

@@ -8,10 +8,13 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   sendBytes(res, status, Buffer.from(JSON.stringify(body)), headers);
 }
 
-/** Writes an already serialised JSON answer, once, with its length. */
+/**
+ * Writes an already serialised JSON answer, once, with its length. A Content-Type set on `res` before
+ * (the media type /api/graphql negotiated) is kept; otherwise it is application/json.
+ */
 export function sendBytes(res: ServerResponse, status: number, bytes: Buffer, headers: Headers = {}): void {
   res.writeHead(status, {
-    'Content-Type': 'application/json; charset=utf-8',
+    ...(res.hasHeader('Content-Type') ? {} : { 'Content-Type': 'application/json; charset=utf-8' }),
     'Content-Length': bytes.length,
     ...headers,
   });

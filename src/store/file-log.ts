@@ -72,16 +72,23 @@ export async function openFileLog(
     }
     let records = 0;
     let lastSeq = 0;
-    const { end, tail } = await forEachLine(fs.readChunks(path), (text, line) => {
-      if (text.trim() === '') return;
-      const parsed = parseLogRecord(text);
-      if (typeof parsed === 'string') {
-        throw new MinihubError('STORE_CORRUPT', `${path}:${line}: ${parsed}. The log was not changed; repair or remove that line, then start again`);
-      }
-      onRecord(parsed);
-      records++;
-      lastSeq = parsed.seq;
-    });
+    const corrupt = (line: number, problem: string) =>
+      new MinihubError('STORE_CORRUPT', `${path}:${line}: ${problem}. The log was not changed; repair or remove that line, then start again`);
+    let lines: { end: number; tail: Buffer };
+    try {
+      lines = await forEachLine(fs.readChunks(path), (text, line) => {
+        if (text.trim() === '') return;
+        const parsed = parseLogRecord(text);
+        if (typeof parsed === 'string') throw corrupt(line, parsed);
+        onRecord(parsed);
+        records++;
+        lastSeq = parsed.seq;
+      });
+    } catch (error) {
+      if (error instanceof InvalidUtf8) throw corrupt(error.line, error.message);
+      throw error;
+    }
+    const { end, tail } = lines;
     // Only now, with every whole line read and accepted, may the torn tail be cut.
     const file = await fs.open(path, { create: true, truncate: false });
     try {
@@ -115,12 +122,43 @@ async function forEachLine(chunks: AsyncIterable<Buffer>, onLine: (text: string,
     const bytes = pending.length === 0 ? whole : Buffer.concat([...pending, whole]);
     pending = chunk.length > last + 1 ? [chunk.subarray(last + 1)] : [];
     end += bytes.length;
-    const text = bytes.toString('utf8');
+    const text = decodeStrictly(bytes, line);
     for (let start = 0, stop = text.indexOf('\n'); stop !== -1; start = stop + 1, stop = text.indexOf('\n', start)) {
       onLine(text.slice(start, stop), ++line);
     }
   }
   return { end, tail: Buffer.concat(pending) };
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Decodes whole lines, refusing invalid UTF-8 (a lenient decode would replay U+FFFD as if written). */
+function decodeStrictly(bytes: Buffer, linesBefore: number): string {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    let line = linesBefore;
+    for (let start = 0; start < bytes.length; ) {
+      const stop = bytes.indexOf(NEWLINE, start);
+      line++;
+      try {
+        UTF8.decode(bytes.subarray(start, stop));
+      } catch {
+        throw new InvalidUtf8(line);
+      }
+      start = stop + 1;
+    }
+    throw new InvalidUtf8(line);
+  }
+}
+
+class InvalidUtf8 extends Error {
+  readonly line: number;
+
+  constructor(line: number) {
+    super('not valid UTF-8');
+    this.line = line;
+  }
 }
 
 class FileLog implements LogStorage {

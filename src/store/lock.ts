@@ -8,6 +8,8 @@ import { MinihubError } from '../errors.ts';
 
 export const LOCK_FILE = 'minihub.lock';
 const ATTEMPTS = 5;
+// The lock files this process holds now.
+const HELD = new Set<string>();
 
 /** Takes the lock on `dir` and returns the function that releases it. */
 export function acquireLock(dir: string): () => void {
@@ -20,7 +22,9 @@ export function acquireLock(dir: string): () => void {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       try {
         linkSync(draft, path);
+        HELD.add(path);
         return () => {
+          HELD.delete(path);
           // Remove the lock only while it is still ours.
           if (readOwner(path) === process.pid) rmSync(path, { force: true });
         };
@@ -29,8 +33,11 @@ export function acquireLock(dir: string): () => void {
       }
       const owner = readOwner(path);
       if (owner === undefined) continue; // it went away meanwhile: try again
-      if (owner === null || isAlive(owner)) throw locked(dir, path, owner);
-      takeOverStale(path, owner);
+      // Our own pid in a lock we do not hold was left by an earlier process that had the same pid
+      // (a container restarted after SIGKILL): stale, though "alive".
+      const stale = owner !== null && (owner === process.pid ? !HELD.has(path) : !isAlive(owner));
+      if (!stale) throw locked(dir, path, owner);
+      takeOverStale(path, owner as number);
     }
     throw new MinihubError('STORE_LOCKED', `could not take the lock ${path}: other processes keep taking it`);
   } finally {
