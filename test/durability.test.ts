@@ -198,3 +198,22 @@ compaction('runs by itself once the log is four times the live state', async () 
 });
 
 compaction.run();
+
+// ---
+
+const ordering = suite('maintenance in commit order');
+
+ordering('runs a reset after the commits asked for before it, and before those asked for after it', async () => {
+  const store = await Store.open({ dataDir: null });
+  const write = (id: string) => store.commit('test', 'urn:li:corpuser:datahub', () => [{ urn: `urn:li:tag:${id}`, aspect: 'tagProperties', value: { name: id } }]);
+  const before = write('before');
+  const reset = store.resetTo([{ urn: 'urn:li:tag:seed', aspect: 'tagProperties', value: { name: 'seed' } }]);
+  const after = write('after');
+  await Promise.all([before, reset, after]);
+  assert.not.ok(store.catalogue.exists('urn:li:tag:before'), 'the reset wiped the earlier write');
+  assert.ok(store.catalogue.exists('urn:li:tag:seed'));
+  assert.ok(store.catalogue.exists('urn:li:tag:after'), 'the later write survives the reset');
+  await store.close();
+});
+
+ordering.run();

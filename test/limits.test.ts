@@ -149,6 +149,25 @@ defaults('keeps the parsed-document cache small however many large valid documen
   assert.ok(grownMb < 80, `50 distinct documents of 30 KB kept ${grownMb.toFixed(0)} MB`);
 });
 
+defaults('rejects a document over the limits without running graphql-js\'s own rules on it', async ({ hub }) => {
+  // 300 aliased unknown fields: graphql-js alone would report 300 errors; the cost rule answers first.
+  const reply = await hub.gql(`{ ${Array.from({ length: 300 }, (_, i) => `a${i}: nope`).join(' ')} }`);
+  assert.is(reply.json.errors.length, 1);
+  assert.match(reply.json.errors[0].message, /uses 300 aliases; the limit is 100/);
+});
+
+defaults('answers a fragment chain too deep to validate with a validation error, not a crash', async () => {
+  const hub = await startTestServer({ limits: { maxTokens: 1_000_000, maxQueryLength: 1_000_000 } });
+  try {
+    const chain = Array.from({ length: 8000 }, (_, i) => `fragment F${i} on Query { ...F${i + 1} }`).join('\n');
+    const reply = await hub.gql(`{ ...F0 }\n${chain}\nfragment F8000 on Query { __typename }`);
+    assert.is(reply.status, 200);
+    assert.equal(reply.json.errors[0].extensions, { classification: 'ValidationError' });
+  } finally {
+    await hub.close();
+  }
+});
+
 defaults('names every default in one place', () => {
   assert.is(DEFAULT_LIMITS.maxBodyBytes, 1024 * 1024);
   assert.ok(Object.values(DEFAULT_LIMITS).every((value) => Number.isSafeInteger(value) && value > 0));

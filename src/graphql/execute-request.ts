@@ -76,12 +76,12 @@ export function readGraphQLParams(body: unknown, limits: Pick<Limits, 'maxQueryL
 export class GraphQLExecutor {
   readonly #schema: GraphQLSchema = minihubSchema();
   readonly #cache = new DocumentCache(DOCUMENT_CACHE);
-  readonly #rules: readonly ValidationRule[];
+  readonly #costRules: readonly ValidationRule[];
   readonly #maxTokens: number;
   readonly #logUnexpected: (error: unknown) => void;
 
   constructor(limits: Limits, logUnexpected: (error: unknown) => void) {
-    this.#rules = [...specifiedRules, costRule(limits)];
+    this.#costRules = [costRule(limits)];
     this.#maxTokens = limits.maxTokens;
     this.#logUnexpected = logUnexpected;
   }
@@ -103,7 +103,7 @@ export class GraphQLExecutor {
         if (error instanceof RangeError) return this.#failure([new GraphQLError('Syntax Error: the document nests too deeply.')], 'syntax', named);
         throw error;
       }
-      const errors = validate(this.#schema, document, this.#rules);
+      const errors = this.#validate(document);
       if (errors.length > 0) return this.#failure(errors, 'validation', named ?? firstRootField(document, null));
       this.#cache.set(params.query, document);
     }
@@ -129,6 +129,19 @@ export class GraphQLExecutor {
       return { response: { errors, ...response }, read: null, requestError: false, operation };
     }
     return { response, read, requestError: false, operation };
+  }
+
+  // The cost rule runs alone first: graphql-js's own rules include quadratic ones, which a document
+  // over the limits must not get to run. A chain of fragments deep enough to exhaust the stack in
+  // either pass is a validation error too, never a crash.
+  #validate(document: DocumentNode): readonly GraphQLError[] {
+    try {
+      const over = validate(this.#schema, document, this.#costRules);
+      return over.length > 0 ? over : validate(this.#schema, document, specifiedRules);
+    } catch (error) {
+      if (error instanceof RangeError) return [new GraphQLError('The document nests fragments too deeply to validate.')];
+      throw error;
+    }
   }
 
   #failure(errors: readonly GraphQLError[], phase: ErrorPhase, operation: string | null): ExecutionOutcome {

@@ -35,6 +35,12 @@ export interface CompactionReport {
   records: number;
 }
 
+/** Maintenance (compaction, reset) that must run after the first `after` queued commits. */
+interface Job {
+  after: number;
+  run: () => Promise<void>;
+}
+
 interface PendingCommit {
   op: string;
   actor: string;
@@ -59,7 +65,7 @@ export class Store {
   #recordCount: number;
   #queue: PendingCommit[] = [];
   // Maintenance (compaction, reset) runs between commit batches, never inside one.
-  #jobs: (() => Promise<void>)[] = [];
+  #jobs: Job[] = [];
   #flushing: Promise<void> | null = null;
   #closed = false;
   // The log size at which to measure the live state again and maybe compact.
@@ -151,7 +157,7 @@ export class Store {
   #schedule<T>(job: () => Promise<T>): Promise<T> {
     if (this.#closed) return Promise.reject(new MinihubError('SERVER_ERROR', CLOSED));
     return new Promise((resolve, reject) => {
-      this.#jobs.push(() => job().then(resolve, reject));
+      this.#jobs.push({ after: this.#queue.length, run: () => job().then(resolve, reject) });
       this.#flushing ??= this.#flush();
     });
   }
@@ -161,21 +167,25 @@ export class Store {
     // next one, so batches stay large under load (one fsync for all of them).
     await yieldToIo();
     while (this.#queue.length > 0 || this.#jobs.length > 0) {
-      if (this.#queue.length > 0) await this.#commitBatch();
+      // A job runs after exactly the commits queued before it was asked for, and before any later one.
+      const limit = this.#jobs[0]?.after ?? this.#queue.length;
+      if (limit > 0) await this.#commitBatch(limit);
       await yieldToIo();
-      const jobs = this.#jobs;
-      this.#jobs = [];
-      for (const job of jobs) await job();
-      if (jobs.length === 0 && this.#autoCompact && this.#log.size >= this.#nextCompactionCheck) this.#considerCompaction();
+      let ran = 0;
+      while (this.#jobs[0]?.after === 0) {
+        await (this.#jobs.shift() as Job).run();
+        ran++;
+      }
+      if (ran === 0 && this.#autoCompact && this.#log.size >= this.#nextCompactionCheck) this.#considerCompaction();
     }
     this.#flushing = null;
   }
 
   // Group commit: every commit that arrived while the previous batch was being synced forms the
   // next batch, so one fsync covers them all and the log order is the order builds ran in.
-  async #commitBatch(): Promise<void> {
-    const batch = this.#queue;
-    this.#queue = [];
+  async #commitBatch(limit: number): Promise<void> {
+    const batch = this.#queue.splice(0, limit);
+    for (const job of this.#jobs) job.after -= batch.length;
     const staged = new StagedChanges(this.catalogue);
     const accepted: { commit: PendingCommit; record: LogRecord | null }[] = [];
     for (const commit of batch) {
@@ -239,12 +249,14 @@ export class Store {
       for (const [aspect, value] of aspects) liveBytes += urn.length + aspect.length + JSON.stringify(value).length + 40;
     }
     if (this.#log.size >= COMPACT_RATIO * liveBytes) {
-      this.#jobs.push(() =>
-        this.#runCompaction().then(
-          ({ bytesBefore, bytesAfter }) => this.#warn(`compacted ${this.#log.location}: ${bytesBefore} → ${bytesAfter} bytes`),
-          (error: unknown) => this.#warn(`automatic ${(error as Error).message}`),
-        ),
-      );
+      this.#jobs.push({
+        after: this.#queue.length,
+        run: () =>
+          this.#runCompaction().then(
+            ({ bytesBefore, bytesAfter }) => this.#warn(`compacted ${this.#log.location}: ${bytesBefore} → ${bytesAfter} bytes`),
+            (error: unknown) => this.#warn(`automatic ${(error as Error).message}`),
+          ),
+      });
     }
     else this.#nextCompactionCheck = Math.max(COMPACT_MIN_BYTES, COMPACT_RATIO * liveBytes);
   }
