@@ -257,6 +257,7 @@ ingest('reports counts per file and writes nothing the second time', async () =>
   const first = await runCli(['ingest', SAMPLE, '--data', dataDir]);
   assert.is(first.code, 0, first.stderr);
   assert.match(first.stdout, /31 records, 39 aspects written, 0 unchanged, 0 rejected \(.*dataset 5/);
+  assert.is(first.stderr, '', 'no progress lines for a small file');
   const second = await runCli(['ingest', SAMPLE, '--data', dataDir]);
   assert.match(second.stdout, /0 aspects written, 39 unchanged/);
   assert.is(readFileSync(join(dataDir, 'catalogue.jsonl'), 'utf8').trim().split('\n').length, 1);
@@ -307,13 +308,63 @@ ingest.run();
 
 const usage = suite('help and usage errors');
 
-usage('prints help for --help and each command\'s --help', async () => {
-  const commands = [['--help'], ['serve', '--help'], ['ingest', '--help'], ['token', '--help'], ['user', '--help'], ['compact', '--help']];
-  const results = await Promise.all(commands.map((args) => runCli(args)));
-  results.forEach((result, i) => {
+usage('prints help for --help and each command\'s --help, in no colour even when colour is forced', async () => {
+  const commands = [
+    ['--help'], ['serve', '--help'], ['ingest', '--help'], ['export', '--help'], ['token', '--help'], ['user', '--help'],
+    ['compact', '--help'], ['serve', '-h'], ['token', 'create', '--help'],
+  ];
+  // FORCE_COLOR=1 would make node's own inspection colour its output; minihub must print plain text anyway.
+  const results = await Promise.all([...commands, ['serv'], ['ingest', 'no/such/file.json', '--data', tempDataDir()]].map((args) => runCli(args, { FORCE_COLOR: '1' })));
+  results.slice(0, commands.length).forEach((result, i) => {
     assert.is(result.code, 0, commands[i]?.join(' '));
     assert.match(result.stdout, /Usage/);
   });
+  for (const result of results) assert.not.match(result.stdout + result.stderr, /\x1b\[/, 'no ANSI escape codes');
+  const main = results[0]?.stdout ?? '';
+  assert.match(main, /^Exit codes: 0 success, 1 failure .*, 2 usage error\.$/m);
+  assert.match(main, /MINIHUB_PORT, MINIHUB_HOST, MINIHUB_DATA/);
+});
+
+usage('takes the port and host from MINIHUB_PORT and MINIHUB_HOST over PORT and HOST, and names a bad one', async () => {
+  const [badOwn, badPlain, server] = await Promise.all([
+    runCli(['serve', '--memory'], { MINIHUB_PORT: 'eighty', PORT: '0' }),
+    runCli(['serve', '--memory'], { PORT: '99999' }),
+    // PORT and HOST would fail to bind: the server starting at all shows MINIHUB_* won.
+    spawnServe(['--memory', '--quiet'], { MINIHUB_PORT: '0', PORT: 'not-a-port', MINIHUB_HOST: '127.0.0.1', HOST: 'no.such.host.invalid' }),
+  ]);
+  try {
+    assert.is(badOwn.code, 2);
+    assert.match(badOwn.stderr, /^minihub: MINIHUB_PORT=eighty is not a port; expected 0 to 65535$/m);
+    assert.is(badPlain.code, 2);
+    assert.match(badPlain.stderr, /PORT=99999 is not a port/);
+    assert.match(server.url, /^http:\/\/127\.0\.0\.1:[1-9]\d*$/);
+  } finally {
+    assert.is(await server.stop(), 0);
+  }
+  const { hostOf, parsePort } = await import('../src/cli/options.ts');
+  assert.is(parsePort('7000', { MINIHUB_PORT: '7001', PORT: '7002' }), 7000, 'the flag wins');
+  assert.is(parsePort(undefined, { PORT: '7002' }), 7002, 'PORT still works alone');
+  assert.is(hostOf(undefined, { HOST: '0.0.0.0' }), '0.0.0.0', 'HOST still works alone');
+  assert.is(hostOf(undefined, {}), '127.0.0.1');
+});
+
+usage('reports a long ingest\'s progress at most once a second, and never at the end', async () => {
+  const { ingestProgress } = await import('../src/cli/progress.ts');
+  let clock = 10_000;
+  const lines: string[] = [];
+  const report = ingestProgress('big.json', 8 * 1024 * 1024, (line) => lines.push(line), () => clock);
+  report({ records: 5000, aspectsDone: 0, aspectsTotal: 8000 });
+  clock += 999;
+  report({ records: 5000, aspectsDone: 2000, aspectsTotal: 8000 });
+  assert.equal(lines, [], 'nothing in the first second');
+  clock += 1;
+  report({ records: 5000, aspectsDone: 4000, aspectsTotal: 8000 });
+  assert.equal(lines, ['  big.json: 4000 of 8000 aspects (50%) from 5000 records, 4.0 MB/s\n']);
+  clock += 500;
+  report({ records: 5000, aspectsDone: 6000, aspectsTotal: 8000 });
+  clock += 5000;
+  report({ records: 5000, aspectsDone: 8000, aspectsTotal: 8000 });
+  assert.is(lines.length, 1, 'none within a second of the last, none once done: the summary follows');
 });
 
 usage('prints the version from package.json', async () => {

@@ -16,12 +16,17 @@ Usage
 
 Run "minihub COMMAND --help" for a command's options.
 From a checkout, "npx tsx src/cli.ts" runs minihub.
+
+Environment: MINIHUB_PORT, MINIHUB_HOST, MINIHUB_DATA stand in for --port, --host, --data
+(PORT and HOST too; a flag wins over MINIHUB_*, which wins over PORT and HOST).
+
+Exit codes: 0 success, 1 failure (the error is printed on one line), 2 usage error.
 `;
 
 export const SERVE_HELP = `Usage: minihub serve [options]
 
-  -p, --port PORT        port to listen on; 0 picks a free one    (default: 8080, env PORT)
-      --host HOST        address to bind                          (default: 127.0.0.1, env HOST)
+  -p, --port PORT        port to listen on; 0 picks a free one    (default: 8080, env MINIHUB_PORT or PORT)
+      --host HOST        address to bind                          (default: 127.0.0.1, env MINIHUB_HOST or HOST)
       --data DIR         data directory holding catalogue.jsonl   (default: data, env MINIHUB_DATA)
       --memory           keep everything in memory; nothing is written to disk
       --seed FILE        DataHub file to load when the catalogue is empty; repeatable

@@ -1,11 +1,14 @@
 // `minihub ingest FILE...`: loads DataHub files into a data directory, one line of counts per file.
 
+import { statSync } from 'node:fs';
+
 import { ROOT_USER } from '../auth/users.ts';
 import { MinihubError } from '../errors.ts';
 import { ingest } from '../ingest/ingest.ts';
 import { corpUserUrn } from '../urn.ts';
 import { INGEST_HELP } from './help.ts';
 import { dataDirOf, parse } from './options.ts';
+import { ingestProgress, PROGRESS_MIN_BYTES } from './progress.ts';
 import { describeReport } from './report.ts';
 import { withStore } from './with-store.ts';
 
@@ -20,7 +23,9 @@ export async function ingestCommand(args: string[], env: NodeJS.ProcessEnv): Pro
   await withStore(dataDirOf(values.data, env), async (store) => {
     for (const file of positionals) {
       process.stdout.write(`ingesting ${file}\n`);
-      const report = await ingest(store, file, corpUserUrn(ROOT_USER));
+      const bytes = sizeOf(file);
+      const progress = bytes > PROGRESS_MIN_BYTES ? ingestProgress(file, bytes, (line) => process.stderr.write(line)) : undefined;
+      const report = await ingest(store, file, corpUserUrn(ROOT_USER), progress);
       process.stdout.write(`  ${describeReport(report)}\n`);
       for (const { record, reason } of report.rejected) process.stderr.write(`  rejected ${file} record ${record}: ${reason}\n`);
       rejected += report.rejected.length;
@@ -28,4 +33,13 @@ export async function ingestCommand(args: string[], env: NodeJS.ProcessEnv): Pro
   });
   if (rejected > 0) process.stderr.write(`minihub: ${rejected} records were rejected; the others were ingested\n`);
   return rejected > 0 ? 1 : 0;
+}
+
+/** The file's size, or 0 when it cannot be read: ingest() then names the problem itself. */
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
 }

@@ -25,11 +25,23 @@ export function dataDirOf(value: string | undefined, env: NodeJS.ProcessEnv): st
   return value ?? env.MINIHUB_DATA ?? DEFAULT_DATA_DIR;
 }
 
+export const DEFAULT_HOST = '127.0.0.1';
+
+/** The flag, else MINIHUB_PORT, else PORT (what hosting platforms set), else 8080. */
 export function parsePort(value: string | undefined, env: NodeJS.ProcessEnv): number {
-  const text = value ?? env.PORT ?? String(DEFAULT_PORT);
+  const [source, text] =
+    value !== undefined ? ['--port ', value]
+    : env.MINIHUB_PORT !== undefined ? ['MINIHUB_PORT=', env.MINIHUB_PORT]
+    : env.PORT !== undefined ? ['PORT=', env.PORT]
+    : ['', String(DEFAULT_PORT)];
   const port = Number(text);
-  if (!/^\d+$/.test(text) || port > 65535) throw new MinihubError('USAGE', `--port ${text} is not a port; expected 0 to 65535`);
+  if (!/^\d+$/.test(text) || port > 65535) throw new MinihubError('USAGE', `${source}${text} is not a port; expected 0 to 65535`);
   return port;
+}
+
+/** The flag, else MINIHUB_HOST, else HOST, else 127.0.0.1. */
+export function hostOf(value: string | undefined, env: NodeJS.ProcessEnv): string {
+  return value ?? env.MINIHUB_HOST ?? env.HOST ?? DEFAULT_HOST;
 }
 
 export function parsePositiveInteger(flag: string, value: string): number {

@@ -2,7 +2,7 @@
 
 import { startServer, type RunningServer } from '../index.ts';
 import { SERVE_HELP } from './help.ts';
-import { dataDirOf, parse, parseCorsOrigins, parseLimits, parsePort } from './options.ts';
+import { dataDirOf, hostOf, parse, parseCorsOrigins, parseLimits, parsePort } from './options.ts';
 import { describeReport } from './report.ts';
 
 export async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<number | 'running'> {
@@ -30,7 +30,7 @@ export async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<num
   const auth = !values['no-auth'];
   const hub = await startServer({
     port: parsePort(values.port, env),
-    host: values.host ?? env.HOST ?? '127.0.0.1',
+    host: hostOf(values.host, env),
     dataDir: values.memory ? null : dataDirOf(values.data, env),
     seed: values.seed ?? [],
     auth,

@@ -35,9 +35,22 @@ export interface IngestReport {
  */
 export type IngestSource = string | JsonValue;
 
-export async function ingest(store: Store, source: IngestSource, actor: string): Promise<IngestReport> {
+/** How far an ingest has got, reported after parsing and after each batch of aspects is committed. */
+export interface IngestProgress {
+  /** Records in the source, all parsed by the first report. */
+  records: number;
+  aspectsDone: number;
+  aspectsTotal: number;
+}
+
+export async function ingest(
+  store: Store,
+  source: IngestSource,
+  actor: string,
+  onProgress?: (progress: IngestProgress) => void,
+): Promise<IngestReport> {
   const { name, parsed } = parseSource(source);
-  return ingestParsed(store, parsed, name, actor);
+  return ingestParsed(store, parsed, name, actor, onProgress);
 }
 
 /** The aspects of `sources` as changes, later ones winning, as ingesting them in order would leave them. */
@@ -63,7 +76,13 @@ export function parseSource(source: IngestSource): { name: string; parsed: Parse
 /** Aspects per log record: bounded, so a large file is many moderate lines rather than one huge one. */
 export const INGEST_BATCH_ASPECTS = 2000;
 
-export async function ingestParsed(store: Store, parsed: ParsedFile, source: string, actor: string): Promise<IngestReport> {
+export async function ingestParsed(
+  store: Store,
+  parsed: ParsedFile,
+  source: string,
+  actor: string,
+  onProgress?: (progress: IngestProgress) => void,
+): Promise<IngestReport> {
   // Later records for the same aspect win, as they would if the file were ingested one record at a time.
   const latest = new Map<string, AspectChange>();
   const entities: Record<string, Set<string>> = {};
@@ -74,6 +93,7 @@ export async function ingestParsed(store: Store, parsed: ParsedFile, source: str
   const all = [...latest.values()];
   let unchanged = 0;
   let written = 0;
+  onProgress?.({ records: parsed.records, aspectsDone: 0, aspectsTotal: all.length });
   for (let start = 0; start < all.length; start += INGEST_BATCH_ASPECTS) {
     const batch = all.slice(start, start + INGEST_BATCH_ASPECTS);
     const changes = await store.commit('ingest', actor, (reader) =>
@@ -84,6 +104,7 @@ export async function ingestParsed(store: Store, parsed: ParsedFile, source: str
       }),
     );
     written += changes.length;
+    onProgress?.({ records: parsed.records, aspectsDone: Math.min(start + INGEST_BATCH_ASPECTS, all.length), aspectsTotal: all.length });
   }
   return {
     source,
