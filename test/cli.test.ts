@@ -1,114 +1,23 @@
-// The command line as a separate process: serve's banner and its curl command, the README's curl
-// commands as printed, token create, ingest, the lock between processes, help and errors.
+// The command line as a separate process, part two: tokens, ingest, compaction, help and usage errors.
+// (Part one, cli-serve.test.ts, holds serve, the README's curl commands and users.)
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 
 import { ROOT, runCli, spawnServe } from './fixtures/cli.ts';
 import { BOOTSTRAP, bootstrapAvailable, SAMPLE, tempDataDir } from './fixtures/server.ts';
 
-const shell = promisify(execFile);
 const ME = JSON.stringify({ query: '{ me { corpUser { username } } }' });
 
+// Tests read arbitrary response shapes; each assertion names the path it expects.
 async function post(url: string, body: string, token?: string): Promise<{ status: number; json: any }> {
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
   if (token !== undefined) headers.Authorization = `Bearer ${token}`;
   const response = await fetch(`${url}/api/graphql`, { method: 'POST', headers, body });
   return { status: response.status, json: await response.json() };
 }
-
-/** The curl commands of the README's code blocks, continuation lines joined. */
-function readmeCurlCommands(): string[] {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] as string);
-  return blocks.filter((block) => block.startsWith('curl ')).map((block) => block.replace(/\\\n\s*/g, ' ').trim());
-}
-
-const serve = suite('minihub serve');
-
-serve('prints a stable first line with the bound port, a token and a curl command that works as printed', async () => {
-  const dataDir = tempDataDir();
-  const server = await spawnServe(['--port', '0', '--data', dataDir, '--seed', SAMPLE]);
-  try {
-    assert.match(server.banner.split('\n')[0] as string, /^minihub listening on http:\/\/127\.0\.0\.1:\d+$/);
-    assert.not.match(server.url, /:0$/);
-    const curl = /^ {2}try {5}(curl .*)$/m.exec(server.banner)?.[1];
-    assert.ok(curl !== undefined, server.banner);
-    const { stdout } = await shell('bash', ['-c', curl]);
-    const reply = JSON.parse(stdout);
-    assert.is(reply.errors, undefined);
-    assert.match(reply.data.dataset.properties.description, /One row per order/);
-  } finally {
-    assert.is(await server.stop('SIGTERM'), 0, 'SIGTERM closes cleanly with exit code 0');
-  }
-  assert.not.ok(existsSync(join(dataDir, 'minihub.lock')), 'the lock is released');
-});
-
-serve('runs the README\'s curl commands as printed against the sample', async () => {
-  const commands = readmeCurlCommands();
-  assert.ok(commands.length >= 5, `found ${commands.length} curl commands`);
-  const server = await spawnServe(['--port', '0', '--memory', '--seed', SAMPLE, '--quiet']);
-  const token = /^ {10}(eyJ\S+)$/m.exec(server.banner)?.[1] as string;
-  try {
-    for (const command of commands) {
-      const { stdout } = await shell('bash', ['-c', command.replaceAll('http://127.0.0.1:8080', server.url)], { env: { ...process.env, TOKEN: token } });
-      const reply = JSON.parse(stdout);
-      assert.is(reply.errors, undefined, `${command}\n${stdout}`);
-      assert.ok(reply.data !== null && typeof reply.data === 'object', command);
-    }
-    // The final read-back command shows what the earlier ones wrote.
-    const last = JSON.parse((await shell('bash', ['-c', (commands.at(-1) as string).replaceAll('http://127.0.0.1:8080', server.url)], { env: { ...process.env, TOKEN: token } })).stdout);
-    assert.is(last.data.dataset.properties.description, '## Orders\nOne row per order.\n\n* paid orders only\n* amounts in EUR');
-    assert.is(last.data.dataset.schemaMetadata.fields[0].description, 'Order number, unique per shop.');
-    assert.is(last.data.tag.properties.name, 'Deprecated');
-  } finally {
-    assert.is(await server.stop('SIGINT'), 0);
-  }
-});
-
-serve('says in the banner when auth is off and answers without a token', async () => {
-  const server = await spawnServe(['--port', '0', '--memory', '--no-auth']);
-  try {
-    assert.match(server.banner, /auth {4}OFF/);
-    const reply = await post(server.url, ME);
-    assert.is(reply.json.data.me.corpUser.username, 'datahub');
-  } finally {
-    await server.stop();
-  }
-});
-
-serve('refuses a second server on the same data directory, naming the owner pid', async () => {
-  const dataDir = tempDataDir();
-  const first = await spawnServe(['--port', '0', '--data', dataDir]);
-  try {
-    const second = await runCli(['serve', '--port', '0', '--data', dataDir]);
-    assert.is(second.code, 1);
-    const pid = readFileSync(join(dataDir, 'minihub.lock'), 'utf8').trim();
-    assert.match(second.stderr, new RegExp(`in use by minihub process ${pid}`));
-  } finally {
-    await first.stop();
-  }
-});
-
-serve('refuses a port in use with a clear message', async () => {
-  const first = await spawnServe(['--port', '0', '--memory']);
-  try {
-    const port = new URL(first.url).port;
-    const second = await runCli(['serve', '--port', port, '--memory']);
-    assert.is(second.code, 1);
-    assert.match(second.stderr, /EADDRINUSE|in use/);
-  } finally {
-    await first.stop();
-  }
-});
-
-serve.run();
-
-// ---
 
 const token = suite('minihub token create');
 
@@ -204,49 +113,6 @@ token('lists and revokes tokens; a revoked token answers 401; no token is ever w
 });
 
 token.run();
-
-// ---
-
-const user = suite('minihub user');
-
-user('adds users with a role, lists them, and changes or removes a role', async () => {
-  const dataDir = tempDataDir();
-  const added = await runCli(['user', 'add', 'dave', '--role', 'editor', '--data', dataDir]);
-  assert.is(added.code, 0, added.stderr);
-  assert.is(added.stdout, 'added user dave with role Editor\n');
-  assert.match((await runCli(['user', 'list', '--data', dataDir])).stdout, /^datahub\s+Admin\s*$[\s\S]*^dave\s+Editor\s+dave$/m);
-  assert.is((await runCli(['user', 'role', 'dave', 'none', '--data', dataDir])).stdout, 'user dave now has no role\n');
-  assert.match((await runCli(['user', 'list', '--data', dataDir])).stdout, /^dave\s+-\s+dave$/m);
-  const again = await runCli(['user', 'add', 'dave', '--data', dataDir]);
-  assert.is(again.code, 1);
-  assert.match(again.stderr, /user "dave" already exists/);
-  const badRole = await runCli(['user', 'add', 'erin', '--role', 'Owner', '--data', dataDir]);
-  assert.match(badRole.stderr, /unknown role "Owner"; expected Admin, Editor, Reader or none/);
-  assert.match((await runCli(['user', 'role', 'datahub', 'Reader', '--data', dataDir])).stderr, /always Admin/);
-});
-
-user('gives a user added from the CLI the privileges of its role', async () => {
-  const dataDir = tempDataDir();
-  await runCli(['user', 'add', 'erin', '--role', 'Reader', '--data', dataDir]);
-  const token = (await runCli(['token', 'create', '--user', 'erin', '--data', dataDir])).stdout.trim();
-  const server = await spawnServe(['--port', '0', '--data', dataDir, '--quiet']);
-  try {
-    const denied = await post(server.url, JSON.stringify({ query: 'mutation { createTag(input: {id: "x", name: "x"}) }' }), token);
-    assert.is(denied.json.errors[0].extensions.code, 403);
-  } finally {
-    await server.stop();
-  }
-  await runCli(['user', 'role', 'erin', 'Editor', '--data', dataDir]);
-  const again = await spawnServe(['--port', '0', '--data', dataDir, '--quiet']);
-  try {
-    const allowed = await post(again.url, JSON.stringify({ query: 'mutation { createTag(input: {id: "x", name: "x"}) }' }), token);
-    assert.equal(allowed.json.data, { createTag: 'urn:li:tag:x' });
-  } finally {
-    await again.stop();
-  }
-});
-
-user.run();
 
 // ---
 

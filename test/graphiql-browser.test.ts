@@ -218,7 +218,9 @@ if (!existsSync(CHROMIUM)) {
     }
     const failed = seen.filter((request) => request.url !== PROBE && (request.status === 'failed' || request.status >= 400));
     const unexpected = failed.filter((request) => !(request.beforeToken && request.status === 401 && request.url === hub.graphqlUrl));
-    assert.ok(failed.length <= 2, 'the first introspection, without a token, and GraphiQL\'s one retry of it');
+    // Before the token is complete, introspection meets 401s: once at load, and again after each pause
+    // while the token is typed (more of them on a slow machine). Those and nothing else may fail.
+    assert.ok(failed.length >= 1, 'the first introspection, without a token, meets a 401');
     assert.equal(unexpected, [], 'no request failed after the token was typed, and no asset ever');
     assert.ok(seen.some((request) => request.url.endsWith('/graphiql.min.js') && request.status === 200));
     assert.equal(pageErrors, [], 'no script error and no CSP violation');
