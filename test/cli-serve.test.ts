@@ -9,19 +9,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
-import { ROOT, runCli, spawnServe } from './fixtures/cli.ts';
+import { ME, post, ROOT, runCli, spawnServe } from './fixtures/cli.ts';
 import { SAMPLE, tempDataDir } from './fixtures/server.ts';
 
 const shell = promisify(execFile);
-const ME = JSON.stringify({ query: '{ me { corpUser { username } } }' });
-
-// Tests read arbitrary response shapes; each assertion names the path it expects.
-async function post(url: string, body: string, token?: string): Promise<{ status: number; json: any }> {
-  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-  if (token !== undefined) headers.Authorization = `Bearer ${token}`;
-  const response = await fetch(`${url}/api/graphql`, { method: 'POST', headers, body });
-  return { status: response.status, json: await response.json() };
-}
 
 /** The curl commands of the README's code blocks, continuation lines joined. */
 function readmeCurlCommands(): string[] {

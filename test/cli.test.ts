@@ -6,18 +6,9 @@ import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { ROOT, runCli, spawnServe } from './fixtures/cli.ts';
+import { ME, post, ROOT, runCli, spawnServe } from './fixtures/cli.ts';
 import { BOOTSTRAP, bootstrapAvailable, SAMPLE, tempDataDir } from './fixtures/server.ts';
 
-const ME = JSON.stringify({ query: '{ me { corpUser { username } } }' });
-
-// Tests read arbitrary response shapes; each assertion names the path it expects.
-async function post(url: string, body: string, token?: string): Promise<{ status: number; json: any }> {
-  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-  if (token !== undefined) headers.Authorization = `Bearer ${token}`;
-  const response = await fetch(`${url}/api/graphql`, { method: 'POST', headers, body });
-  return { status: response.status, json: await response.json() };
-}
 
 const token = suite('minihub token create');
 
