@@ -39,8 +39,9 @@ export async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<num
     logRequest: values.quiet ? undefined : (line) => process.stdout.write(`${line}\n`),
     log: (message) => process.stderr.write(`minihub: ${message}\n`),
   });
-  process.stdout.write(banner(hub, auth, values.seed ?? []));
+  // Signals are handled before the banner is out: a tool that waits for the banner may stop us at once.
   closeOnSignals(hub);
+  process.stdout.write(banner(hub, auth, values.seed ?? []));
   return 'running';
 }
 
