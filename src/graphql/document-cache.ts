@@ -4,6 +4,8 @@
 
 import type { DocumentNode } from 'graphql';
 
+import { Lru } from './lru.ts';
+
 export interface DocumentCacheLimits {
   maxEntries: number;
   /** Total characters of the cached query texts; their ASTs take up to ~80 bytes per character. */
@@ -12,36 +14,29 @@ export interface DocumentCacheLimits {
   maxQueryChars: number;
 }
 
+/** What is known of a validated document, whichever operation of it runs. */
+export interface CachedDocument {
+  document: DocumentNode;
+  /** Per operation name ('' for none): cacheable answer, and the root field a log line names it by. */
+  operations: Map<string, { cacheable: boolean; rootField: string | null }>;
+}
+
 export class DocumentCache {
-  readonly #limits: DocumentCacheLimits;
-  readonly #documents = new Map<string, DocumentNode>();
-  #chars = 0;
+  readonly #maxQueryChars: number;
+  readonly #documents: Lru<string, CachedDocument>;
 
   constructor(limits: DocumentCacheLimits) {
-    this.#limits = limits;
+    this.#maxQueryChars = limits.maxQueryChars;
+    this.#documents = new Lru({ maxEntries: limits.maxEntries, maxWeight: limits.maxChars }, (query) => query.length);
   }
 
-  get(query: string): DocumentNode | undefined {
-    const document = this.#documents.get(query);
-    if (document !== undefined) {
-      // Re-inserting moves the entry to the young end of the Map's insertion order.
-      this.#documents.delete(query);
-      this.#documents.set(query, document);
-    }
-    return document;
+  get(query: string): CachedDocument | undefined {
+    return this.#documents.get(query);
   }
 
   /** Only documents that passed validation belong here. */
-  set(query: string, document: DocumentNode): void {
-    if (query.length > this.#limits.maxQueryChars || this.#documents.has(query)) return;
-    this.#documents.set(query, document);
-    this.#chars += query.length;
-    while (this.#documents.size > this.#limits.maxEntries || this.#chars > this.#limits.maxChars) {
-      const oldest = this.#documents.keys().next().value;
-      if (oldest === undefined) break;
-      this.#documents.delete(oldest);
-      this.#chars -= oldest.length;
-    }
+  set(query: string, entry: CachedDocument): void {
+    if (query.length <= this.#maxQueryChars) this.#documents.set(query, entry);
   }
 
   get size(): number {

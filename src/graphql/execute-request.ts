@@ -89,8 +89,9 @@ export class GraphQLExecutor {
   async run(params: GraphQLParams, context: Omit<RequestContext, 'reader'>): Promise<ExecutionOutcome> {
     // A client's operationName is logged only when it is a plain GraphQL name: no line breaks, no secrets' shapes.
     const named = params.operationName !== null && /^[_A-Za-z][_0-9A-Za-z]{0,99}$/.test(params.operationName) ? params.operationName : null;
-    let document = this.#cache.get(params.query);
-    if (document === undefined) {
+    let cached = this.#cache.get(params.query);
+    if (cached === undefined) {
+      let document: DocumentNode;
       try {
         document = parse(params.query, { maxTokens: this.#maxTokens });
       } catch (error) {
@@ -105,11 +106,20 @@ export class GraphQLExecutor {
       }
       const errors = this.#validate(document);
       if (errors.length > 0) return this.#failure(errors, 'validation', named ?? firstRootField(document, null));
-      this.#cache.set(params.query, document);
+      cached = { document, operations: new Map() };
+      this.#cache.set(params.query, cached);
     }
-    const operation = named ?? firstRootField(document, params.operationName);
+    const { document } = cached;
+    // What the chosen operation is does not change between requests: work it out once per document.
+    let facts = cached.operations.get(params.operationName ?? '');
+    if (facts === undefined) {
+      facts = { cacheable: isCacheable(document, params.operationName), rootField: firstRootField(document, params.operationName) };
+      // Only names the document defines are remembered, so made-up names cannot grow the map.
+      if (getOperationAST(document, params.operationName) !== null) cached.operations.set(params.operationName ?? '', facts);
+    }
+    const operation = named ?? facts.rootField;
     const catalogue = context.store.catalogue;
-    const recorder = isCacheable(document, params.operationName) ? new RecordingReader(catalogue) : null;
+    const recorder = facts.cacheable ? new RecordingReader(catalogue) : null;
     const pending = execute({
       schema: this.#schema,
       document,

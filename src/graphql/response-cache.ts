@@ -3,6 +3,7 @@
 // read after a write never sees old data; entries are evicted least recently used, bounded by bytes.
 
 import type { Catalogue } from '../store/catalogue.ts';
+import { Lru } from './lru.ts';
 
 interface Entry {
   bytes: Buffer;
@@ -14,11 +15,11 @@ interface Entry {
 
 export class ResponseCache {
   readonly #maxBytes: number;
-  readonly #entries = new Map<string, Entry>();
-  #bytes = 0;
+  readonly #entries: Lru<string, Entry>;
 
   constructor(maxBytes: number) {
     this.#maxBytes = maxBytes;
+    this.#entries = new Lru({ maxWeight: maxBytes }, (key, entry) => key.length + entry.bytes.length);
   }
 
   /** The cached answer, if every entity it read is as it was; a stale entry is dropped. */
@@ -31,31 +32,17 @@ export class ResponseCache {
     const key = keyOf(actor, body);
     const entry = this.#entries.get(key);
     if (entry === undefined) return undefined;
-    const current = entry.epoch === catalogue.epoch && entry.dependencies.every(([urn, version]) => catalogue.version(urn) === version);
+    if (entry.epoch === catalogue.epoch && entry.dependencies.every(([urn, version]) => catalogue.version(urn) === version)) return entry;
     this.#entries.delete(key);
-    if (!current) {
-      this.#bytes -= entry.bytes.length + key.length;
-      return undefined;
-    }
-    // Re-inserting moves the entry to the young end of the Map's insertion order.
-    this.#entries.set(key, entry);
-    return entry;
+    return undefined;
   }
 
   /** Remembers an answer and what it read (see `snapshot`). */
   set(actor: string, body: string, bytes: Buffer, read: ReadSnapshot, label = ''): void {
     const key = keyOf(actor, body);
-    const size = bytes.length + key.length;
-    if (size > this.#maxBytes / 16) return;
-    const previous = this.#entries.get(key);
-    if (previous !== undefined) this.#bytes -= previous.bytes.length + key.length;
+    // One answer may take a sixteenth of the budget at most, so a few huge ones cannot flush the rest.
+    if (key.length + bytes.length > this.#maxBytes / 16) return;
     this.#entries.set(key, { bytes, label, epoch: read.epoch, dependencies: read.dependencies });
-    this.#bytes += size;
-    for (const [oldest, entry] of this.#entries) {
-      if (this.#bytes <= this.#maxBytes) break;
-      this.#entries.delete(oldest);
-      this.#bytes -= entry.bytes.length + oldest.length;
-    }
   }
 
   get size(): number {

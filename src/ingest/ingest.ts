@@ -53,12 +53,7 @@ export async function ingest(
   return ingestParsed(store, parsed, name, actor, onProgress);
 }
 
-/** The aspects of `sources` as changes, later ones winning, as ingesting them in order would leave them. */
-export function sourceChanges(sources: readonly IngestSource[]): AspectChange[] {
-  return parsedChanges(sources.map((source) => parseSource(source).parsed));
-}
-
-/** sourceChanges() for files already parsed. */
+/** The aspects of parsed files as changes, later ones winning, as ingesting them in order would leave them. */
 export function parsedChanges(files: readonly ParsedFile[]): AspectChange[] {
   const latest = new Map<string, AspectChange>();
   for (const file of files) {
@@ -83,14 +78,9 @@ export async function ingestParsed(
   actor: string,
   onProgress?: (progress: IngestProgress) => void,
 ): Promise<IngestReport> {
-  // Later records for the same aspect win, as they would if the file were ingested one record at a time.
-  const latest = new Map<string, AspectChange>();
   const entities: Record<string, Set<string>> = {};
-  for (const { urn, entityType, aspect, value } of parsed.aspects) {
-    latest.set(`${urn}\u0000${aspect}`, { urn, aspect, value });
-    (entities[entityType] ??= new Set()).add(urn);
-  }
-  const all = [...latest.values()];
+  for (const { urn, entityType } of parsed.aspects) (entities[entityType] ??= new Set()).add(urn);
+  const all = parsedChanges([parsed]);
   let unchanged = 0;
   let written = 0;
   onProgress?.({ records: parsed.records, aspectsDone: 0, aspectsTotal: all.length });
