@@ -84,6 +84,17 @@ unit('evicts the least recently used entries to stay within its bytes', () => {
   assert.ok(cache.get('a', 'body 29', catalogue) !== undefined);
 });
 
+unit('keeps an entry read once the cache is past half full, and evicts its unread neighbour', () => {
+  const catalogue = new Catalogue();
+  const cache = new ResponseCache(64 * 1024);
+  const entry = Buffer.alloc(3000, 'x');
+  for (let i = 0; i < 12; i++) cache.set('a', `body ${i}`, entry, snapshot([], catalogue));
+  assert.ok(cache.get('a', 'body 0', catalogue) !== undefined);
+  for (let i = 12; i < 30; i++) cache.set('a', `body ${i}`, entry, snapshot([], catalogue));
+  assert.ok(cache.get('a', 'body 0', catalogue) !== undefined, 'the entry read was kept');
+  assert.is(cache.get('a', 'body 1', catalogue), undefined, 'the one inserted after it, never read, went');
+});
+
 unit('drops an entry whose dependency changed since it was taken', () => {
   const catalogue = new Catalogue();
   catalogue.apply([{ urn: 'urn:li:tag:a', aspect: 'tagProperties', value: { name: 'a' } }]);

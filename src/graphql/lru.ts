@@ -1,5 +1,6 @@
 // A least-recently-used map bounded by entry count and by a total weight the caller defines (bytes,
-// characters). The one eviction mechanism behind the document cache and the response cache.
+// characters). The one eviction mechanism behind the document cache and the response cache. Reads
+// refresh recency only past half the bounds, so a cache that never fills pays nothing for it.
 
 export class Lru<K, V> {
   readonly #maxEntries: number;
@@ -17,8 +18,9 @@ export class Lru<K, V> {
   /** The value, now the most recently used. */
   get(key: K): V | undefined {
     const value = this.#entries.get(key);
-    if (value !== undefined) {
-      // Re-inserting moves the entry to the young end of the Map's insertion order.
+    // Re-inserting moves the entry to the young end of the Map's insertion order. That costs two more
+    // hash operations per hit, and order only matters once an eviction could come: at half the bounds.
+    if (value !== undefined && (2 * this.#entries.size > this.#maxEntries || 2 * this.#weight > this.#maxWeight)) {
       this.#entries.delete(key);
       this.#entries.set(key, value);
     }

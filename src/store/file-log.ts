@@ -2,6 +2,7 @@
 // a failed append, and atomic rewrites for compaction. It owns the file and the lock; it does not
 // interpret records beyond checking their shape.
 
+import { isAscii } from 'node:buffer';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -134,6 +135,9 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Decodes whole lines, refusing invalid UTF-8 (a lenient decode would replay U+FFFD as if written). */
 function decodeStrictly(bytes: Buffer, linesBefore: number): string {
+  // Logs are mostly ASCII, which is valid UTF-8 as it stands and decodes byte for byte (Latin-1 and
+  // UTF-8 agree on it): several times faster than a checked UTF-8 decode of the same bytes.
+  if (isAscii(bytes)) return bytes.toString('latin1');
   try {
     return UTF8.decode(bytes);
   } catch {
