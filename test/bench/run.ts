@@ -53,7 +53,7 @@ interface Measured {
 const rows: string[][] = [];
 const summary: string[] = [];
 
-function pin(pid: number, core: number): void {
+function pin(pid: number, core: number | string): void {
   try {
     execFileSync('taskset', ['-pc', String(core), String(pid)], { stdio: 'ignore' });
   } catch {
@@ -196,7 +196,9 @@ function vmRssMb(pid: number): number {
 async function startup(dataDir: string, runner: keyof typeof RUNNERS): Promise<{ ms: number; peakMb: number; settledMb: number }> {
   const started = performance.now();
   const child = spawn(process.execPath, [...RUNNERS[runner], 'serve', '--port', '0', '--data', dataDir, '--quiet'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  pin(child.pid as number, 0);
+  // Every core (a child inherits this process's pinning): no load runs meanwhile, so the server may use
+  // the whole machine, as it would when started.
+  pin(child.pid as number, `0-${cpus().length - 1}`);
   let out = '';
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -306,7 +308,7 @@ function report(): void {
     '|---|---|---|---|---|---|---|',
     ...rows.map((row) => `| ${row.join(' | ')} |`),
   ].join('\n');
-  const text = `# Benchmark results\n\nMeasured by \`npm run bench\` on ${date}, ${machine}; servers pinned to core 0, the load generator (autocannon, ${CONNECTIONS} connections, ${DURATION} s x ${ROUNDS} rounds per side, alternating) to core 1, after a ${WARMUP} s unmeasured warm-up of each side. Ratios are measured side by side in the same run. "server CPU" is the server's CPU time over the load's wall time: near 100% the server was the limit, well below it the load generator was (then the ratio flatters minihub).\n\n${table}\n`;
+  const text = `# Benchmark results\n\nMeasured by \`npm run bench\` on ${date}, ${machine}; servers pinned to core 0, the load generator (autocannon, ${CONNECTIONS} connections, ${DURATION} s x ${ROUNDS} rounds per side, alternating) to core 1, after a ${WARMUP} s unmeasured warm-up of each side; start-up runs alone, on every core. Ratios are measured side by side in the same run. "server CPU" is the server's CPU time over the load's wall time: near 100% the server was the limit, well below it the load generator was (then the ratio flatters minihub).\n\n${table}\n`;
   if (!QUICK) writeFileSync(join(ROOT, 'test/bench/RESULTS.md'), text);
   console.log(`\n${table}\n`);
   for (const line of summary) console.log(`bench ${line}`);
