@@ -224,6 +224,16 @@ usage('reports a long ingest\'s progress at most once a second, and never at the
   assert.is(lines.length, 1, 'none within a second of the last, none once done: the summary follows');
 });
 
+usage('says when a slow parse is done, rather than reporting 0 MB/s', async () => {
+  const { ingestProgress } = await import('../src/cli/progress.ts');
+  let clock = 10_000;
+  const lines: string[] = [];
+  const report = ingestProgress('big.json', 8 * 1024 * 1024, (line) => lines.push(line), () => clock);
+  clock += 2500;
+  report({ records: 5000, aspectsDone: 0, aspectsTotal: 8000 });
+  assert.equal(lines, ['  big.json: read 5000 records in 2.5 s; writing 8000 aspects\n']);
+});
+
 usage('prints the version from package.json', async () => {
   const result = await runCli(['--version']);
   const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };

@@ -18,7 +18,12 @@ export function ingestProgress(file: string, bytes: number, write: (line: string
     const at = now();
     if (at - last < INTERVAL_MS || aspectsDone >= aspectsTotal) return;
     last = at;
-    const share = aspectsTotal === 0 ? 0 : aspectsDone / aspectsTotal;
+    if (aspectsDone === 0) {
+      // Called once the file is parsed, before the first write: a rate of 0 MB/s would mislead.
+      write(`  ${file}: read ${records} records in ${((at - started) / 1000).toFixed(1)} s; writing ${aspectsTotal} aspects\n`);
+      return;
+    }
+    const share = aspectsDone / aspectsTotal;
     const mbPerSecond = (bytes * share) / (1024 * 1024) / ((at - started) / 1000);
     write(
       `  ${file}: ${aspectsDone} of ${aspectsTotal} aspects (${Math.floor(share * 100)}%) from ${records} records, ` +
