@@ -19,7 +19,7 @@ export class ResponseCache {
 
   constructor(maxBytes: number) {
     this.#maxBytes = maxBytes;
-    this.#entries = new Lru({ maxWeight: maxBytes }, (key, entry) => key.length + entry.bytes.length);
+    this.#entries = new Lru({ maxWeight: maxBytes }, weigh);
   }
 
   /** The cached answer, if every entity it read is as it was; a stale entry is dropped. */
@@ -40,9 +40,10 @@ export class ResponseCache {
   /** Remembers an answer and what it read (see `snapshot`). */
   set(actor: string, body: string, bytes: Buffer, read: ReadSnapshot, label = ''): void {
     const key = keyOf(actor, body);
+    const entry = { bytes, label, epoch: read.epoch, dependencies: read.dependencies };
     // One answer may take a sixteenth of the budget at most, so a few huge ones cannot flush the rest.
-    if (key.length + bytes.length > this.#maxBytes / 16) return;
-    this.#entries.set(key, { bytes, label, epoch: read.epoch, dependencies: read.dependencies });
+    if (weigh(key, entry) > this.#maxBytes / 16) return;
+    this.#entries.set(key, entry);
   }
 
   get size(): number {
@@ -58,6 +59,11 @@ export interface ReadSnapshot {
 /** The versions of `touched` now: take it in the same tick as the reads, before any write can land. */
 export function snapshot(touched: Iterable<string>, catalogue: Catalogue): ReadSnapshot {
   return { epoch: catalogue.epoch, dependencies: [...touched].map((urn): [string, number] => [urn, catalogue.version(urn)]) };
+}
+
+/** Bytes an entry holds: V8 keeps a string in one or two bytes per character, so count two. */
+function weigh(key: string, entry: Entry): number {
+  return 2 * key.length + entry.bytes.length;
 }
 
 function keyOf(actor: string, body: string): string {
