@@ -1,6 +1,7 @@
-// The two reference servers the benchmark measures minihub against, run as child processes:
+// The reference servers the benchmark measures minihub against, run as child processes:
 // `bare` answers every POST with the same precomputed bytes (node:http's limit), `fsync` appends each
-// write to a file with one fsync per write (the durable-write baseline group commit must beat).
+// write to a file with one fsync per write (the durable-write baseline group commit must beat), and
+// `group` group-commits them with no GraphQL at all (what durable writes can cost on this machine).
 
 import { createServer } from 'node:http';
 import { appendFileSync, fsyncSync, openSync } from 'node:fs';
@@ -34,7 +35,41 @@ if (mode === 'bare') {
     });
   });
   server.listen(0, '127.0.0.1', () => console.log(`listening on ${JSON.stringify(server.address())}`));
+} else if (mode === 'group') {
+  // Group commit with nothing else: each write's body becomes a line; every write that arrives while
+  // one fdatasync runs shares the next. What durable writes cost on this machine without GraphQL.
+  const { writeSync } = await import('node:fs');
+  const { open } = await import('node:fs/promises');
+  const handle = await open(logPath as string, 'a');
+  const ok = Buffer.from('{"data":{"updateDescription":true},"extensions":{}}');
+  let waiting: { line: Buffer; res: import('node:http').ServerResponse }[] = [];
+  let syncing = false;
+  const flush = async (): Promise<void> => {
+    syncing = true;
+    while (waiting.length > 0) {
+      const batch = waiting;
+      waiting = [];
+      writeSync(handle.fd, Buffer.concat(batch.map(({ line }) => line)));
+      await handle.datasync();
+      for (const { res } of batch) {
+        res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': ok.length });
+        res.end(ok);
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    syncing = false;
+  };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString()) as { variables: unknown };
+      waiting.push({ line: Buffer.from(JSON.stringify({ time: Date.now(), change: body.variables }) + '\n'), res });
+      if (!syncing) void flush();
+    });
+  });
+  server.listen(0, '127.0.0.1', () => console.log(`listening on ${JSON.stringify(server.address())}`));
 } else {
-  console.error('usage: baselines.ts bare RESPONSE_FILE | fsync RESPONSE_FILE LOG_FILE');
+  console.error('usage: baselines.ts bare RESPONSE_FILE | fsync RESPONSE_FILE LOG_FILE | group RESPONSE_FILE LOG_FILE');
   process.exit(2);
 }

@@ -268,6 +268,14 @@ async function main(): Promise<void> {
     rows.push(['durable writes, 32 writers', `${fmt(writes.b.acknowledged ?? 0)} acknowledged/s`, `${fmt(writes.a.acknowledged ?? 0)}/s (one fsync per write)`, fmt(writeRatio, 1), `${fmt(writes.b.p50, 1)} / ${fmt(writes.b.p99, 1)} ms`, cpuOf(writes), '≥ 10,000/s and ≥ 5x']);
     summary.push(`writes: minihub ${fmt(writes.b.acknowledged ?? 0)} acknowledged/s, one fsync per write ${fmt(writes.a.acknowledged ?? 0)}/s, ratio ${fmt(writeRatio, 1)}`);
     await stop(fsync);
+
+    // What durable writes cost here with no GraphQL at all: how much of the gap is minihub's own.
+    const group = await serve(['test/bench/baselines.ts', 'group', responseFile, join(work, 'group.log')]);
+    const floor = await compare('writes', group, 'group commit, no GraphQL', minihub, 'minihub', randomWrite, randomWrite, true);
+    const floorRatio = (floor.b.acknowledged ?? 0) / (floor.a.acknowledged ?? 1);
+    rows.push(['durable writes against group commit without GraphQL', `${fmt(floor.b.acknowledged ?? 0)} acknowledged/s`, `${fmt(floor.a.acknowledged ?? 0)}/s (the same batching, no GraphQL)`, fmt(floorRatio, 2), `${fmt(floor.b.p50, 1)} / ${fmt(floor.b.p99, 1)} ms`, cpuOf(floor), '(for scale)']);
+    summary.push(`writes: minihub ${fmt(floor.b.acknowledged ?? 0)} acknowledged/s, group commit without GraphQL ${fmt(floor.a.acknowledged ?? 0)}/s, ratio ${fmt(floorRatio, 2)}`);
+    await stop(group);
     await stop(minihub);
 
     if (options['skip-startup'] !== true && !QUICK) {
