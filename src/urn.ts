@@ -122,8 +122,19 @@ export function entityTypeOf(urn: string): string {
 
 /** `urn:li:corpuser:<username>`, with reserved characters percent-encoded as DataHub's SDK does. */
 export function corpUserUrn(username: string): string {
-  return buildUrn('corpuser', username, 'username');
+  // Asked for on every write (the actor, its role, its ownership), always of the same few users;
+  // building one validates it, which costs more than remembering it.
+  let urn = USER_URNS.get(username);
+  if (urn === undefined) {
+    urn = buildUrn('corpuser', username, 'username');
+    if (USER_URNS.size >= MAX_REMEMBERED_USERS) USER_URNS.clear();
+    USER_URNS.set(username, urn);
+  }
+  return urn;
 }
+
+const USER_URNS = new Map<string, string>();
+const MAX_REMEMBERED_USERS = 1024;
 
 /** `urn:li:tag:<id>`, with reserved characters percent-encoded as DataHub's SDK does. */
 export function tagUrn(id: string): string {

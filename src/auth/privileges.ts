@@ -59,18 +59,24 @@ export function roleOf(reader: AspectReader, username: string): Role | null {
   return null;
 }
 
-export function platformPrivileges(reader: AspectReader, username: string): Set<Privilege> {
+export function platformPrivileges(reader: AspectReader, username: string): ReadonlySet<Privilege> {
   const role = roleOf(reader, username);
   return new Set([...EVERYONE, ...(role === null ? [] : PLATFORM[role])]);
 }
 
 /** Privileges the user holds on one entity: its role's, plus the owners' when it owns the entity. */
-export function entityPrivileges(reader: AspectReader, username: string, urn: string): Set<Privilege> {
-  const role = roleOf(reader, username);
-  const held = new Set<Privilege>(role === null ? [] : ON_EVERY_ENTITY[role]);
-  if (isOwner(reader, username, urn)) for (const privilege of ON_OWNED_ENTITY) held.add(privilege);
-  return held;
+export function entityPrivileges(reader: AspectReader, username: string, urn: string): ReadonlySet<Privilege> {
+  const sets = ENTITY_PRIVILEGES.get(roleOf(reader, username)) as { owner: ReadonlySet<Privilege>; other: ReadonlySet<Privilege> };
+  return isOwner(reader, username, urn) ? sets.owner : sets.other;
 }
+
+// Every (role, owner or not) combination's privileges, worked out once rather than on every write.
+const ENTITY_PRIVILEGES = new Map(
+  [...ROLES, null].map((role) => {
+    const base = role === null ? [] : ON_EVERY_ENTITY[role];
+    return [role, { owner: new Set<Privilege>([...base, ...ON_OWNED_ENTITY]), other: new Set<Privilege>(base) }] as const;
+  }),
+);
 
 export function isOwner(reader: AspectReader, username: string, urn: string): boolean {
   const ownership = reader.aspect(urn, 'ownership');

@@ -8,7 +8,7 @@ import { requirePrivileges, type Privilege } from '../auth/privileges.ts';
 import { badRequest } from '../errors.ts';
 import type { AspectChange, AspectReader } from '../store/catalogue.ts';
 import { isJsonObject, type JsonObject } from '../store/json.ts';
-import { corpUserUrn, parseDatasetUrn, parseUrn } from '../urn.ts';
+import { corpUserUrn, entityTypeOf, parseDatasetUrn, parseUrn } from '../urn.ts';
 import type { RequestContext } from './context.ts';
 import { editFieldDescription, removeLinkChange, requireExisting, upsertLinks, type NewLink } from './edits.ts';
 import { checkTextSizes } from './text-limit.ts';
@@ -67,7 +67,8 @@ export const mutations = {
   async updateDescription({ input }: { input: DescriptionUpdateInput }, { store, actor, limits }: RequestContext): Promise<boolean> {
     const { description, resourceUrn, subResourceType, subResource } = input;
     checkTextSizes(limits, { description, subResource });
-    const entityType = parseUrn(resourceUrn).entityType;
+    // A dataset URN is validated whole by parseDatasetUrn; any other kind by parseUrn, which names the type.
+    const entityType = entityTypeOf(resourceUrn) === 'dataset' ? 'dataset' : parseUrn(resourceUrn).entityType;
     let build: (reader: AspectReader) => AspectChange[];
     if (entityType === 'dataset') {
       parseDatasetUrn(resourceUrn);
