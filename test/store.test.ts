@@ -7,6 +7,8 @@ import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, writeF
 import { join } from 'node:path';
 
 import { startServer } from '../src/index.ts';
+import { Catalogue } from '../src/store/catalogue.ts';
+import { DEFERRED_LINE_CHARS } from '../src/store/replayed-line.ts';
 import { DATASET_QUERY, SAMPLE, startTestServer, tempDataDir } from './fixtures/server.ts';
 
 const ORDERS = 'urn:li:dataset:(urn:li:dataPlatform:postgres,shop.public.orders,PROD)';
@@ -279,3 +281,44 @@ idempotent('keeps aspects minihub does not interpret, in the log and after a res
 });
 
 idempotent.run();
+
+// ---
+
+const replay = suite('Catalogue replay of a long log line');
+
+function longLine(): { line: string; changes: { urn: string; aspect: string; value: { name: string; description: string } | null }[] } {
+  const changes: { urn: string; aspect: string; value: { name: string; description: string } | null }[] = Array.from({ length: 40 }, (_, i) => ({
+    urn: `urn:li:tag:t${i}`,
+    aspect: 'tagProperties',
+    value: { name: `t${i}`, description: `tag ${i} ✓ `.repeat(20) },
+  }));
+  changes.push({ urn: 'urn:li:tag:t5', aspect: 'tagProperties', value: null });
+  const line = JSON.stringify({ seq: 1, time: 0, actor: 'urn:li:corpuser:datahub', op: 'ingest', changes });
+  assert.ok(line.length >= DEFERRED_LINE_CHARS, `the line is long enough to be kept as text (${line.length})`);
+  return { line, changes };
+}
+
+replay('answers every value of the line as written, removals included, in the order of the line', () => {
+  const { line, changes } = longLine();
+  const catalogue = new Catalogue();
+  // In a real replay the changes are what parsing the line gave; here they are that object's twin.
+  catalogue.replay(JSON.parse(line).changes, line);
+  assert.equal(catalogue.aspect('urn:li:tag:t7', 'tagProperties'), changes[7]?.value);
+  assert.is(catalogue.aspect('urn:li:tag:t5', 'tagProperties'), undefined, 'the removal later in the line wins');
+  assert.is(catalogue.exists('urn:li:tag:t5'), false);
+  const urns = [...catalogue.entities()].map(([urn]) => urn);
+  assert.equal(urns, changes.slice(0, 40).map(({ urn }) => urn).filter((urn) => urn !== 'urn:li:tag:t5'));
+  assert.equal([...catalogue.entities()].find(([urn]) => urn === 'urn:li:tag:t39')?.[1].get('tagProperties'), changes[39]?.value);
+});
+
+replay('keeps a value written after the replay when the rest of its line is first read', () => {
+  const { line } = longLine();
+  const catalogue = new Catalogue();
+  catalogue.replay(JSON.parse(line).changes, line);
+  // A write that does not read first (the line is still text), then a read elsewhere in the same line.
+  catalogue.apply([{ urn: 'urn:li:tag:t3', aspect: 'tagProperties', value: { name: 'new', description: 'written after' } }]);
+  assert.is((catalogue.aspect('urn:li:tag:t8', 'tagProperties') as { name: string }).name, 't8');
+  assert.equal(catalogue.aspect('urn:li:tag:t3', 'tagProperties'), { name: 'new', description: 'written after' });
+});
+
+replay.run();

@@ -2,6 +2,7 @@
 // It knows nothing of files, HTTP or GraphQL; it only holds and applies aspect changes.
 
 import type { JsonValue } from './json.ts';
+import { DEFERRED_LINE_CHARS, DeferredValue, ReplayedLine, type StoredValue } from './replayed-line.ts';
 
 /** One aspect upsert (or removal, when `value` is null) of one entity: the unit every log record lists. */
 export interface AspectChange {
@@ -19,13 +20,17 @@ export interface AspectReader {
 }
 
 export class Catalogue implements AspectReader {
-  readonly #entities = new Map<string, Map<string, JsonValue>>();
+  // Values of long replayed lines stay text until first read (see replayed-line.ts).
+  readonly #entities = new Map<string, Map<string, StoredValue>>();
   // How often each entity has changed, so a cached answer can tell whether what it read is current.
   readonly #versions = new Map<string, number>();
   #epoch = 0;
 
   aspect(urn: string, name: string): JsonValue | undefined {
-    return this.#entities.get(urn)?.get(name);
+    const value = this.#entities.get(urn)?.get(name);
+    if (!(value instanceof DeferredValue)) return value;
+    this.#build(value.line);
+    return this.#entities.get(urn)?.get(name) as JsonValue;
   }
 
   exists(urn: string): boolean {
@@ -42,9 +47,24 @@ export class Catalogue implements AspectReader {
     return this.#entities.get(urn)?.keys() ?? [];
   }
 
-  /** Every entity with its aspects, in insertion order. */
-  entities(): Iterable<[string, ReadonlyMap<string, JsonValue>]> {
-    return this.#entities.entries();
+  /** Every entity with its aspects, in insertion order (building any value still held as text). */
+  *entities(): Iterable<[string, ReadonlyMap<string, JsonValue>]> {
+    for (const [urn, aspects] of this.#entities) {
+      for (const value of aspects.values()) if (value instanceof DeferredValue) this.#build(value.line);
+      yield [urn, aspects as Map<string, JsonValue>];
+    }
+  }
+
+  /** About how many bytes the live state takes as log lines, without building values held as text. */
+  estimateLogBytes(): number {
+    let bytes = 0;
+    for (const [urn, aspects] of this.#entities) {
+      for (const [aspect, value] of aspects) {
+        const size = value instanceof DeferredValue ? value.line.text.length / value.line.changeCount : JSON.stringify(value).length;
+        bytes += urn.length + aspect.length + size + 40;
+      }
+    }
+    return bytes;
   }
 
   get entityCount(): number {
@@ -65,7 +85,7 @@ export class Catalogue implements AspectReader {
    * Applies changes in order. `tracked: false` skips version counting, for replay at start, when no
    * answer has been cached yet that versions could invalidate.
    */
-  apply(changes: readonly AspectChange[], tracked = true): void {
+  apply(changes: readonly { urn: string; aspect: string; value: StoredValue }[], tracked = true): void {
     for (const { urn, aspect, value } of changes) {
       if (tracked) this.#versions.set(urn, (this.#versions.get(urn) ?? 0) + 1);
       let aspects = this.#entities.get(urn);
@@ -79,6 +99,29 @@ export class Catalogue implements AspectReader {
         this.#entities.set(urn, aspects);
       }
       aspects.set(aspect, value);
+    }
+  }
+
+  /**
+   * Applies one record read back from the log, `line` being its text. The values of a long line are
+   * kept as the line's text, to be built on first read; a short line's are kept as parsed.
+   */
+  replay(changes: readonly AspectChange[], line: string): void {
+    if (line.length < DEFERRED_LINE_CHARS) {
+      this.apply(changes, false);
+      return;
+    }
+    const replayed = new ReplayedLine(line, changes.length);
+    this.apply(changes.map(({ urn, aspect, value }, index) => ({ urn, aspect, value: value === null ? null : new DeferredValue(replayed, index) })), false);
+  }
+
+  // Builds the values of every change of `line` that is still current, all at once: one parse per line.
+  #build(line: ReplayedLine): void {
+    for (const [index, { urn, aspect, value }] of line.changes().entries()) {
+      const aspects = this.#entities.get(urn);
+      const current = aspects?.get(aspect);
+      // A later change replaced it, or it was built already: leave it as it is.
+      if (current instanceof DeferredValue && current.line === line && current.index === index) aspects?.set(aspect, value);
     }
   }
 

@@ -52,13 +52,13 @@ export class MemoryLog implements LogStorage {
 }
 
 /**
- * Opens (creating if needed) the log in `dir`, takes the lock and hands every record to `onRecord`, in
- * order, streaming the file in large chunks. A torn last line is cut off and saved aside with a
+ * Opens (creating if needed) the log in `dir`, takes the lock and hands every record, with its line's
+ * text, to `onRecord`, in order, streaming the file in large chunks. A torn last line is cut off and saved aside with a
  * warning; any other bad line refuses the open, and then nothing in the directory has been changed.
  */
 export async function openFileLog(
   dir: string,
-  onRecord: (record: LogRecord) => void,
+  onRecord: (record: LogRecord, line: string) => void,
   warn: (message: string) => void,
   fs: LogFileSystem = nodeLogFileSystem,
 ): Promise<OpenedLog> {
@@ -81,7 +81,7 @@ export async function openFileLog(
         if (text.trim() === '') return;
         const parsed = parseLogRecord(text);
         if (typeof parsed === 'string') throw corrupt(line, parsed);
-        onRecord(parsed);
+        onRecord(parsed, text);
         records++;
         lastSeq = parsed.seq;
       });

@@ -89,7 +89,7 @@ export class Store {
     const catalogue = new Catalogue();
     if (options.dataDir === null) return new Store(catalogue, new MemoryLog(), 0, 0, autoCompact, warn);
     // Records are applied as they are read, so replay never holds more than the catalogue itself.
-    const opened = await openFileLog(options.dataDir, (record) => catalogue.apply(record.changes, false), warn, options.fileSystem);
+    const opened = await openFileLog(options.dataDir, (record, line) => catalogue.replay(record.changes, line), warn, options.fileSystem);
     return new Store(catalogue, opened.storage, opened.records, opened.lastSeq, autoCompact, warn);
   }
 
@@ -244,10 +244,7 @@ export class Store {
   // Measuring the live state costs a pass over it, so it happens only when the log has grown past the
   // last estimate; the next check waits until the log could again be COMPACT_RATIO times the state.
   #considerCompaction(): void {
-    let liveBytes = 0;
-    for (const [urn, aspects] of this.catalogue.entities()) {
-      for (const [aspect, value] of aspects) liveBytes += urn.length + aspect.length + JSON.stringify(value).length + 40;
-    }
+    const liveBytes = this.catalogue.estimateLogBytes();
     if (this.#log.size >= COMPACT_RATIO * liveBytes) {
       this.#jobs.push({
         after: this.#queue.length,
