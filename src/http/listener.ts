@@ -72,7 +72,7 @@ export function createRequestListener(options: ListenerOptions): RequestListener
     // Content-Type was set above from this request's Accept and is never part of what is stored.
     const cached = answers.getAnswer(actor, text, store.catalogue);
     if (cached !== undefined) {
-      if (cached.label !== '') operations.set(res, cached.label);
+      if (logRequest !== undefined && cached.label !== '') operations.set(res, cached.label);
       sendBytes(res, 200, cached.bytes);
       return;
     }
@@ -90,7 +90,7 @@ export function createRequestListener(options: ListenerOptions): RequestListener
       throw error;
     }
     const { response, read, requestError, operation } = await executor.run(params, { store, tokens, actor, limits });
-    if (operation !== null) operations.set(res, operation);
+    if (logRequest !== undefined && operation !== null) operations.set(res, operation);
     if (requestError && media === GRAPHQL_RESPONSE) {
       // GraphQL over HTTP: a request that never executed is a 400 without a data entry. With application/json
       // it stays 200 with data: null, as DataHub answers.
@@ -123,15 +123,17 @@ export function createRequestListener(options: ListenerOptions): RequestListener
   }
 
   return (req, res) => {
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      if (logRequest === undefined) return;
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      // The path without its query string, and never headers, bodies or variables: tokens stay out of the log.
-      const path = (req.url ?? '/').split('?')[0];
-      const operation = operations.get(res);
-      logRequest(`${req.method} ${path} ${res.statusCode} ${ms.toFixed(1)}ms${operation === undefined ? '' : ` ${operation}`}`);
-    });
+    // Only when lines are wanted: a listener and a map entry per request are not free under load.
+    if (logRequest !== undefined) {
+      const started = process.hrtime.bigint();
+      res.on('finish', () => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        // The path without its query string, and never headers, bodies or variables: tokens stay out of the log.
+        const path = (req.url ?? '/').split('?')[0];
+        const operation = operations.get(res);
+        logRequest(`${req.method} ${path} ${res.statusCode} ${ms.toFixed(1)}ms${operation === undefined ? '' : ` ${operation}`}`);
+      });
+    }
     Promise.resolve()
       .then(() => route(req, res))
       .catch((error: unknown) => {
