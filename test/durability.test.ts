@@ -125,6 +125,24 @@ compaction('rewrites the log as the current state, smaller, with the same state 
   await reopened.close();
 });
 
+compaction('rewrites a log of megabytes whole, and replays it the same (its long lines as well)', async () => {
+  const dataDir = tempDataDir();
+  const store = await Store.open({ dataDir, autoCompact: false });
+  const description = 'a description of some length, repeated to make the log large. '.repeat(40);
+  for (let batch = 0; batch < 4; batch++) {
+    const changes = Array.from({ length: 250 }, (_, i) => ({ urn: `urn:li:tag:t${batch}_${i}`, aspect: 'tagProperties', value: { name: `t${batch}_${i}`, description } }));
+    await store.commit('test', 'urn:li:corpuser:datahub', () => changes);
+  }
+  const report = await store.compact();
+  assert.ok(report.bytesAfter > 2 * 1024 * 1024, `more than one write's worth of bytes: ${report.bytesAfter}`);
+  assert.is(report.records, 1000);
+  await store.close();
+  const reopened = await Store.open({ dataDir });
+  assert.is(reopened.catalogue.entityCount, 1000);
+  assert.equal(reopened.catalogue.aspect('urn:li:tag:t3_249', 'tagProperties'), { name: 't3_249', description });
+  await reopened.close();
+});
+
 // Before the rename the old log stands and the compaction fails; after it the new log stands, and a
 // directory sync that fails is retried by the next append.
 const steps: [string, Operation, string, boolean][] = [

@@ -15,7 +15,7 @@ export class Lru<K, V> {
     this.#weigh = weigh;
   }
 
-  /** The value, now the most recently used. */
+  /** The value; from half the bounds on, it also becomes the most recently used. */
   get(key: K): V | undefined {
     const value = this.#entries.get(key);
     // Re-inserting moves the entry to the young end of the Map's insertion order. That costs two more

@@ -60,8 +60,8 @@ export class Catalogue implements AspectReader {
     let bytes = 0;
     for (const [urn, aspects] of this.#entities) {
       for (const [aspect, value] of aspects) {
-        const size = value instanceof DeferredValue ? value.line.text.length / value.line.changeCount : JSON.stringify(value).length;
-        bytes += urn.length + aspect.length + size + 40;
+        // A line's text already holds each change's urn, aspect and framing: its share is the whole cost.
+        bytes += value instanceof DeferredValue ? value.line.text.length / value.line.changeCount : urn.length + aspect.length + JSON.stringify(value).length + 40;
       }
     }
     return bytes;

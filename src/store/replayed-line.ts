@@ -11,8 +11,6 @@ import type { LogRecord } from './log-record.ts';
  * cheaper to keep parsed.
  */
 export const DEFERRED_LINE_CHARS = 4096;
-// A line shorter than this is copied, so it does not keep the whole read chunk it was cut from alive.
-const COPY_BELOW_CHARS = 1024 * 1024;
 
 /** One replayed line whose values are still text. */
 export class ReplayedLine {
@@ -21,7 +19,8 @@ export class ReplayedLine {
   readonly changeCount: number;
 
   constructor(text: string, changeCount: number) {
-    this.text = text.length < COPY_BELOW_CHARS ? (text + ' ').slice(0, -1) : text;
+    // A copy: the line is cut from a whole read chunk, which a slice of it would keep alive.
+    this.text = (text + ' ').slice(0, -1);
     this.changeCount = changeCount;
   }
 
