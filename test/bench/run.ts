@@ -65,10 +65,14 @@ function log(line: string): void {
   process.stderr.write(`${line}\n`);
 }
 
+// As `npm start` runs node: a young generation of 32 MB per semi-space (V8's default is 16) halves the
+// scavenges under load; measured +5-12% durable writes and more on the mixed load. Every server gets it.
+const NODE_FLAGS = ['--max-semi-space-size=32'];
+
 /** Spawns a server with node (tsx loaded) and resolves once it prints its address. */
 function serve(args: string[]): Promise<Served> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...NODE_FLAGS, '--import', 'tsx', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     pin(child.pid as number, 0);
     let out = '';
     child.stdout?.on('data', (chunk: Buffer) => {
