@@ -108,6 +108,15 @@ export function parseDatasetUrn(urn: string): DatasetKey {
   return { platform, platformName, name, origin };
 }
 
+/** Validates a URN whole (a dataset URN down to its platform and origin) and returns its entity type. */
+export function checkedEntityType(urn: string): string {
+  if (entityTypeOf(urn) === 'dataset') {
+    parseDatasetUrn(urn);
+    return 'dataset';
+  }
+  return parseUrn(urn).entityType;
+}
+
 /**
  * The entity type of a URN. Cheap on well-formed URNs; anything else goes through
  * parseUrn so the caller still gets a proper error rather than a wrong answer.

@@ -80,8 +80,8 @@ unit('evicts the least recently used entries to stay within its bytes', () => {
   const entry = Buffer.alloc(3000, 'x');
   for (let i = 0; i < 30; i++) cache.set('a', `body ${i}`, entry, snapshot([], catalogue));
   assert.ok(cache.size < 30 && cache.size >= 15, `${cache.size} entries`);
-  assert.is(cache.get('a', 'body 0', catalogue), undefined, 'the oldest went first');
-  assert.ok(cache.get('a', 'body 29', catalogue) !== undefined);
+  assert.is(cache.getAnswer('a', 'body 0', catalogue), undefined, 'the oldest went first');
+  assert.ok(cache.getAnswer('a', 'body 29', catalogue) !== undefined);
 });
 
 unit('keeps an entry read once the cache is past half full, and evicts its unread neighbour', () => {
@@ -89,10 +89,10 @@ unit('keeps an entry read once the cache is past half full, and evicts its unrea
   const cache = new ResponseCache(64 * 1024);
   const entry = Buffer.alloc(3000, 'x');
   for (let i = 0; i < 12; i++) cache.set('a', `body ${i}`, entry, snapshot([], catalogue));
-  assert.ok(cache.get('a', 'body 0', catalogue) !== undefined);
+  assert.ok(cache.getAnswer('a', 'body 0', catalogue) !== undefined);
   for (let i = 12; i < 30; i++) cache.set('a', `body ${i}`, entry, snapshot([], catalogue));
-  assert.ok(cache.get('a', 'body 0', catalogue) !== undefined, 'the entry read was kept');
-  assert.is(cache.get('a', 'body 1', catalogue), undefined, 'the one inserted after it, never read, went');
+  assert.ok(cache.getAnswer('a', 'body 0', catalogue) !== undefined, 'the entry read was kept');
+  assert.is(cache.getAnswer('a', 'body 1', catalogue), undefined, 'the one inserted after it, never read, went');
 });
 
 unit('drops an entry whose dependency changed since it was taken', () => {
@@ -100,9 +100,9 @@ unit('drops an entry whose dependency changed since it was taken', () => {
   catalogue.apply([{ urn: 'urn:li:tag:a', aspect: 'tagProperties', value: { name: 'a' } }]);
   const cache = new ResponseCache(1024 * 1024);
   cache.set('a', 'q', Buffer.from('answer'), snapshot(['urn:li:tag:a', 'urn:li:tag:b'], catalogue));
-  assert.ok(cache.get('a', 'q', catalogue) !== undefined);
+  assert.ok(cache.getAnswer('a', 'q', catalogue) !== undefined);
   catalogue.apply([{ urn: 'urn:li:tag:b', aspect: 'tagProperties', value: { name: 'b' } }]);
-  assert.is(cache.get('a', 'q', catalogue), undefined);
+  assert.is(cache.getAnswer('a', 'q', catalogue), undefined);
   assert.is(cache.size, 0);
 });
 

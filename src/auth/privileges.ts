@@ -60,8 +60,7 @@ export function roleOf(reader: AspectReader, username: string): Role | null {
 }
 
 export function platformPrivileges(reader: AspectReader, username: string): ReadonlySet<Privilege> {
-  const role = roleOf(reader, username);
-  return new Set([...EVERYONE, ...(role === null ? [] : PLATFORM[role])]);
+  return PLATFORM_PRIVILEGES.get(roleOf(reader, username)) as ReadonlySet<Privilege>;
 }
 
 /** Privileges the user holds on one entity: its role's, plus the owners' when it owns the entity. */
@@ -70,7 +69,9 @@ export function entityPrivileges(reader: AspectReader, username: string, urn: st
   return isOwner(reader, username, urn) ? sets.owner : sets.other;
 }
 
-// Every (role, owner or not) combination's privileges, worked out once rather than on every write.
+// Each role's privileges, and on entities each (role, owner or not) combination's, worked out once
+// rather than on every request.
+const PLATFORM_PRIVILEGES = new Map([...ROLES, null].map((role) => [role, new Set<Privilege>([...EVERYONE, ...(role === null ? [] : PLATFORM[role])])] as const));
 const ENTITY_PRIVILEGES = new Map(
   [...ROLES, null].map((role) => {
     const base = role === null ? [] : ON_EVERY_ENTITY[role];

@@ -93,9 +93,14 @@ export class TokenService {
     return listTokens(this.#store.catalogue);
   }
 
+  /** The stored token with `id`, or null. */
+  lookup(id: string): TokenMetadata | null {
+    return toMetadata(tokenUrn(id), this.#store.catalogue.aspect(tokenUrn(id), TOKEN_INFO_ASPECT));
+  }
+
   /** The stored token with `id`; a 400 naming the id when there is none. */
   find(id: string): TokenMetadata {
-    const metadata = toMetadata(tokenUrn(id), this.#store.catalogue.aspect(tokenUrn(id), TOKEN_INFO_ASPECT));
+    const metadata = this.lookup(id);
     if (metadata === null) throw badRequest(`no access token with id "${id}"; list them with listAccessTokens or "token list"`);
     return metadata;
   }

@@ -38,8 +38,4 @@ export class DocumentCache {
   set(query: string, entry: CachedDocument): void {
     if (query.length <= this.#maxQueryChars) this.#documents.set(query, entry);
   }
-
-  get size(): number {
-    return this.#documents.size;
-  }
 }

@@ -22,12 +22,7 @@ export class ResponseCache {
     this.#entries = new Lru({ maxWeight: maxBytes }, weigh);
   }
 
-  /** The cached answer, if every entity it read is as it was; a stale entry is dropped. */
-  get(actor: string, body: string, catalogue: Catalogue): Buffer | undefined {
-    return this.getAnswer(actor, body, catalogue)?.bytes;
-  }
-
-  /** As get(), with the label it was stored with. */
+  /** The cached answer and its label, if every entity it read is as it was; a stale entry is dropped. */
   getAnswer(actor: string, body: string, catalogue: Catalogue): { bytes: Buffer; label: string } | undefined {
     const key = keyOf(actor, body);
     const entry = this.#entries.get(key);

@@ -81,15 +81,14 @@ export const accessTokenMutations = {
     const me = corpUserUrn(actor);
     const mayManage = platformPrivileges(store.catalogue, actor).has('MANAGE_ACCESS_TOKENS');
     // Checked before existence, so an id that is not yours reveals nothing about whether it exists.
-    const token = mayManage ? tokens.find(tokenId) : ownToken(tokens.list(), tokenId, me);
+    const token = mayManage ? tokens.find(tokenId) : ownToken(tokens.lookup(tokenId), me);
     await tokens.revoke(token.id, me);
     return true;
   },
 };
 
-function ownToken(list: TokenMetadata[], id: string, me: string): TokenMetadata {
-  const token = list.find((candidate) => candidate.id === id);
-  if (token === undefined || (token.actorUrn !== me && token.ownerUrn !== me)) throw new MinihubError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
+function ownToken(token: TokenMetadata | null, me: string): TokenMetadata {
+  if (token === null || (token.actorUrn !== me && token.ownerUrn !== me)) throw new MinihubError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
   return token;
 }
 

@@ -8,7 +8,7 @@ import { requirePrivileges, type Privilege } from '../auth/privileges.ts';
 import { badRequest } from '../errors.ts';
 import type { AspectChange, AspectReader } from '../store/catalogue.ts';
 import { isJsonObject, type JsonObject } from '../store/json.ts';
-import { corpUserUrn, entityTypeOf, parseDatasetUrn, parseUrn } from '../urn.ts';
+import { checkedEntityType, corpUserUrn, parseDatasetUrn, parseUrn } from '../urn.ts';
 import type { RequestContext } from './context.ts';
 import { editFieldDescription, removeLinkChange, requireExisting, upsertLinks, type NewLink } from './edits.ts';
 import { checkTextSizes } from './text-limit.ts';
@@ -67,11 +67,9 @@ export const mutations = {
   async updateDescription({ input }: { input: DescriptionUpdateInput }, { store, actor, limits }: RequestContext): Promise<boolean> {
     const { description, resourceUrn, subResourceType, subResource } = input;
     checkTextSizes(limits, { description, subResource });
-    // A dataset URN is validated whole by parseDatasetUrn; any other kind by parseUrn, which names the type.
-    const entityType = entityTypeOf(resourceUrn) === 'dataset' ? 'dataset' : parseUrn(resourceUrn).entityType;
+    const entityType = checkedEntityType(resourceUrn);
     let build: (reader: AspectReader) => AspectChange[];
     if (entityType === 'dataset') {
-      parseDatasetUrn(resourceUrn);
       build = (reader) => {
         requirePrivileges(reader, actor, resourceUrn, EDIT_COLUMN_DOCS);
         if (subResourceType == null) throw badRequest('Update description without subresource is not currently supported');
@@ -152,8 +150,7 @@ export const mutations = {
 };
 
 function expectLinkTarget(urn: string): void {
-  const entityType = parseUrn(urn).entityType;
-  if (entityType === 'dataset') parseDatasetUrn(urn);
+  const entityType = checkedEntityType(urn);
   if (!LINK_ENTITY_TYPES.includes(entityType)) {
     throw badRequest(`Failed to change links of ${urn}: minihub keeps links on ${LINK_ENTITY_TYPES.join(' and ')} entities, not ${entityType}`);
   }

@@ -192,7 +192,7 @@ class FileLog implements LogStorage {
   async append(records: readonly LogRecord[]): Promise<void> {
     if (records.length === 0) return;
     if (this.#broken !== null) throw this.#broken;
-    const bytes = Buffer.from(records.map((record) => JSON.stringify(record) + '\n').join(''));
+    const bytes = encodeLines(records);
     try {
       await writeAll(this.#file, bytes, this.#size);
       await this.#file.sync();
@@ -211,7 +211,7 @@ class FileLog implements LogStorage {
   async rewrite(records: readonly LogRecord[]): Promise<void> {
     if (this.#broken !== null) throw this.#broken;
     const temporary = this.location + COMPACT_SUFFIX;
-    const bytes = Buffer.from(records.map((record) => JSON.stringify(record) + '\n').join(''));
+    const bytes = encodeLines(records);
     // Steps 1-2: the new log in full, durable, beside the old one; a failure here leaves the old log alone.
     try {
       const file = await this.#fs.open(temporary, { create: true, truncate: true });
@@ -266,6 +266,11 @@ class FileLog implements LogStorage {
       });
     }
   }
+}
+
+/** Records as the log's bytes: one JSON line each. */
+function encodeLines(records: readonly LogRecord[]): Buffer {
+  return Buffer.from(records.map((record) => JSON.stringify(record) + '\n').join(''));
 }
 
 async function writeAll(file: LogFile, bytes: Buffer, position: number): Promise<void> {

@@ -3,72 +3,66 @@
 // write to a file with one fsync per write (the durable-write baseline group commit must beat), and
 // `group` group-commits them with no GraphQL at all (what durable writes can cost on this machine).
 
-import { createServer } from 'node:http';
-import { appendFileSync, fsyncSync, openSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { appendFileSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 
 const [mode, responseFile, logPath] = process.argv.slice(2);
+const WRITE_ANSWER = Buffer.from('{"data":{"updateDescription":true},"extensions":{}}');
+
+/** Reads the whole request body, as minihub must, then hands it over. */
+function onBody(req: IncomingMessage, done: (body: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => done(Buffer.concat(chunks)));
+}
+
+function answer(res: ServerResponse, bytes: Buffer): void {
+  res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': bytes.length });
+  res.end(bytes);
+}
+
+function serve(handle: (req: IncomingMessage, res: ServerResponse) => void): void {
+  const server = createServer(handle);
+  server.listen(0, '127.0.0.1', () => console.log(`listening on ${JSON.stringify(server.address())}`));
+}
 
 if (mode === 'bare') {
-  const { readFileSync } = await import('node:fs');
-  const body = readFileSync(responseFile as string);
-  const headers = { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length };
-  const server = createServer((req, res) => {
-    // Read the request body as minihub must, then answer the fixed bytes.
-    req.on('data', () => {});
-    req.on('end', () => {
-      res.writeHead(200, headers);
-      res.end(body);
-    });
-  });
-  server.listen(0, '127.0.0.1', () => console.log(`listening on ${JSON.stringify(server.address())}`));
+  const bytes = readFileSync(responseFile as string);
+  serve((req, res) => onBody(req, () => answer(res, bytes)));
 } else if (mode === 'fsync') {
   const fd = openSync(logPath as string, 'a');
-  const ok = Buffer.from('{"data":{"updateDescription":true},"extensions":{}}');
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      appendFileSync(fd, Buffer.concat([...chunks, Buffer.from('\n')]));
+  serve((req, res) =>
+    onBody(req, (body) => {
+      appendFileSync(fd, Buffer.concat([body, Buffer.from('\n')]));
       fsyncSync(fd);
-      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': ok.length });
-      res.end(ok);
-    });
-  });
-  server.listen(0, '127.0.0.1', () => console.log(`listening on ${JSON.stringify(server.address())}`));
+      answer(res, WRITE_ANSWER);
+    }),
+  );
 } else if (mode === 'group') {
-  // Group commit with nothing else: each write's body becomes a line; every write that arrives while
-  // one fdatasync runs shares the next. What durable writes cost on this machine without GraphQL.
-  const { writeSync } = await import('node:fs');
-  const { open } = await import('node:fs/promises');
-  const handle = await open(logPath as string, 'a');
-  const ok = Buffer.from('{"data":{"updateDescription":true},"extensions":{}}');
-  let waiting: { line: Buffer; res: import('node:http').ServerResponse }[] = [];
+  // Each write's variables become a line; every write that arrives while one fdatasync runs shares the next.
+  const file = await open(logPath as string, 'a');
+  let waiting: { line: Buffer; res: ServerResponse }[] = [];
   let syncing = false;
   const flush = async (): Promise<void> => {
     syncing = true;
     while (waiting.length > 0) {
       const batch = waiting;
       waiting = [];
-      writeSync(handle.fd, Buffer.concat(batch.map(({ line }) => line)));
-      await handle.datasync();
-      for (const { res } of batch) {
-        res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': ok.length });
-        res.end(ok);
-      }
+      writeSync(file.fd, Buffer.concat(batch.map(({ line }) => line)));
+      await file.datasync();
+      for (const { res } of batch) answer(res, WRITE_ANSWER);
       await new Promise((resolve) => setImmediate(resolve));
     }
     syncing = false;
   };
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString()) as { variables: unknown };
-      waiting.push({ line: Buffer.from(JSON.stringify({ time: Date.now(), change: body.variables }) + '\n'), res });
+  serve((req, res) =>
+    onBody(req, (body) => {
+      const { variables } = JSON.parse(body.toString()) as { variables: unknown };
+      waiting.push({ line: Buffer.from(JSON.stringify({ time: Date.now(), change: variables }) + '\n'), res });
       if (!syncing) void flush();
-    });
-  });
-  server.listen(0, '127.0.0.1', () => console.log(`listening on ${JSON.stringify(server.address())}`));
+    }),
+  );
 } else {
   console.error('usage: baselines.ts bare RESPONSE_FILE | fsync RESPONSE_FILE LOG_FILE | group RESPONSE_FILE LOG_FILE');
   process.exit(2);

@@ -91,9 +91,9 @@ function serve(args: string[]): Promise<Served> {
   });
 }
 
-async function stop(served: Served): Promise<void> {
-  const exited = new Promise((resolve) => served.child.once('exit', resolve));
-  served.child.kill('SIGTERM');
+async function stop(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
   await exited;
 }
 
@@ -188,18 +188,14 @@ async function compare(name: string, a: Served, aLabel: string, b: Served, bLabe
   return { a: mean(runsA), b: mean(runsB) };
 }
 
-function vmHwmMb(pid: number): number {
+/** A memory figure of /proc/PID/status in MB: VmHWM is the peak RSS, VmRSS the current one. */
+function memoryMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+  return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024;
 }
 
 /** How the CLI is started: compiled (what an installed package runs) or from the sources through tsx (a checkout). */
 const RUNNERS = { build: ['dist/cli.js'], tsx: ['--import', 'tsx', 'src/cli.ts'] } as const;
-
-function vmRssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
-}
 
 /** Spawns `serve` on `dataDir` and measures spawn → first answered request, peak RSS, and RSS once settled. */
 async function startup(dataDir: string, runner: keyof typeof RUNNERS): Promise<{ ms: number; peakMb: number; settledMb: number }> {
@@ -219,13 +215,11 @@ async function startup(dataDir: string, runner: keyof typeof RUNNERS): Promise<{
   });
   while ((await fetch(`${url}/health`).catch(() => null))?.status !== 200) await new Promise((resolve) => setTimeout(resolve, 5));
   const ms = performance.now() - started;
-  const peakMb = vmHwmMb(child.pid as number);
+  const peakMb = memoryMb(child.pid as number, 'VmHWM');
   // The replay's garbage is collected while the server idles; what stays is what the catalogue costs.
   await new Promise((resolve) => setTimeout(resolve, 3000));
-  const settledMb = vmRssMb(child.pid as number);
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
+  const settledMb = memoryMb(child.pid as number, 'VmRSS');
+  await stop(child);
   return { ms, peakMb, settledMb };
 }
 
@@ -239,7 +233,7 @@ async function main(): Promise<void> {
     const files = await writeCatalogueFiles(work, DATASETS, COLUMNS);
     const dataDir = join(work, 'data');
     const ingestStart = performance.now();
-    execFileSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'ingest', ...files, '--data', dataDir], { cwd: ROOT, stdio: 'ignore' });
+    execFileSync(process.execPath, [...RUNNERS.tsx, 'ingest', ...files, '--data', dataDir], { cwd: ROOT, stdio: 'ignore' });
     log(`  ingested in ${fmt((performance.now() - ingestStart) / 1000, 1)} s`);
 
     const minihub = await serve(['src/cli.ts', 'serve', '--port', '0', '--data', dataDir, '--quiet']);
@@ -269,14 +263,14 @@ async function main(): Promise<void> {
     const mixedRatio = mixed.b.rps / mixed.a.rps;
     rows.push(['mixed 95% reads / 5% writes', `${fmt(mixed.b.rps)} req/s`, `${fmt(mixed.a.rps)} req/s (reads)`, fmt(mixedRatio, 2), latencies(mixed), cpuOf(mixed), '≥ 0.40']);
     summary.push(`mixed 95/5: minihub ${fmt(mixed.b.rps)} req/s, ratio to bare reads ${fmt(mixedRatio, 2)}, failures ${mixed.b.failures}`);
-    await stop(bare);
+    await stop(bare.child);
 
     const fsync = await serve(['test/bench/baselines.ts', 'fsync', responseFile, join(work, 'fsync.log')]);
     const writes = await compare('writes', fsync, 'fsync per write', minihub, 'minihub', randomWrite, randomWrite, true);
     const writeRatio = (writes.b.acknowledged ?? 0) / (writes.a.acknowledged ?? 1);
     rows.push(['durable writes, 32 writers', `${fmt(writes.b.acknowledged ?? 0)} acknowledged/s`, `${fmt(writes.a.acknowledged ?? 0)}/s (one fsync per write)`, fmt(writeRatio, 1), latencies(writes), cpuOf(writes), '≥ 10,000/s and ≥ 5x']);
     summary.push(`writes: minihub ${fmt(writes.b.acknowledged ?? 0)} acknowledged/s, one fsync per write ${fmt(writes.a.acknowledged ?? 0)}/s, ratio ${fmt(writeRatio, 1)}`);
-    await stop(fsync);
+    await stop(fsync.child);
 
     // What durable writes cost here with no GraphQL at all: how much of the gap is minihub's own.
     const group = await serve(['test/bench/baselines.ts', 'group', responseFile, join(work, 'group.log')]);
@@ -284,8 +278,8 @@ async function main(): Promise<void> {
     const floorRatio = (floor.b.acknowledged ?? 0) / (floor.a.acknowledged ?? 1);
     rows.push(['durable writes against group commit without GraphQL', `${fmt(floor.b.acknowledged ?? 0)} acknowledged/s`, `${fmt(floor.a.acknowledged ?? 0)}/s (the same batching, no GraphQL)`, fmt(floorRatio, 2), latencies(floor), cpuOf(floor), '(for scale)']);
     summary.push(`writes: minihub ${fmt(floor.b.acknowledged ?? 0)} acknowledged/s, group commit without GraphQL ${fmt(floor.a.acknowledged ?? 0)}/s, ratio ${fmt(floorRatio, 2)}`);
-    await stop(group);
-    await stop(minihub);
+    await stop(group.child);
+    await stop(minihub.child);
 
     if (options['skip-startup'] !== true && !QUICK) {
       const logDir = join(work, 'log-1m');
