@@ -3,7 +3,7 @@
 
 import { MinihubError } from '../errors.ts';
 import type { AspectReader } from '../store/catalogue.ts';
-import { isJsonObject } from '../store/json.ts';
+import { aspectObject, objects, strings } from '../store/read.ts';
 import { corpUserUrn } from '../urn.ts';
 
 export type Privilege =
@@ -50,10 +50,8 @@ export function roleUrn(role: Role): string {
 /** The user's role from its roleMembership aspect; the root user is always Admin. */
 export function roleOf(reader: AspectReader, username: string): Role | null {
   if (username === ROOT_USER) return 'Admin';
-  const membership = reader.aspect(corpUserUrn(username), ROLE_ASPECT);
-  const roles = isJsonObject(membership) && Array.isArray(membership.roles) ? membership.roles : [];
-  for (const urn of roles) {
-    const role = typeof urn === 'string' ? roleOfUrn(urn) : undefined;
+  for (const urn of strings(aspectObject(reader, corpUserUrn(username), ROLE_ASPECT), 'roles') ?? []) {
+    const role = roleOfUrn(urn);
     if (role !== undefined) return role;
   }
   return null;
@@ -80,10 +78,8 @@ const ENTITY_PRIVILEGES = new Map(
 );
 
 export function isOwner(reader: AspectReader, username: string, urn: string): boolean {
-  const ownership = reader.aspect(urn, 'ownership');
-  const owners = isJsonObject(ownership) && Array.isArray(ownership.owners) ? ownership.owners : [];
   const me = corpUserUrn(username);
-  return owners.some((owner) => isJsonObject(owner) && owner.owner === me);
+  return objects(aspectObject(reader, urn, 'ownership'), 'owners').some((owner) => owner.owner === me);
 }
 
 /**

@@ -7,6 +7,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { AuthenticationError, badRequest } from '../errors.ts';
 import type { Catalogue } from '../store/catalogue.ts';
 import { isJsonObject, type JsonObject } from '../store/json.ts';
+import { num, str } from '../store/read.ts';
 import type { Store } from '../store/store.ts';
 import { corpUserUrn } from '../urn.ts';
 import { signJwt, verifyJwt, TOKEN_ISSUER, type TokenClaims } from './jwt.ts';
@@ -184,15 +185,14 @@ export function listTokens(catalogue: Catalogue): TokenMetadata[] {
 
 function toMetadata(urn: string, info: unknown): TokenMetadata | null {
   if (!isJsonObject(info)) return null;
-  const text = (key: string) => (typeof info[key] === 'string' ? (info[key] as string) : null);
   return {
     urn,
     id: urn.slice(TOKEN_URN_PREFIX.length),
-    name: text('name') ?? '',
-    description: text('description'),
-    actorUrn: text('actorUrn') ?? '',
-    ownerUrn: text('ownerUrn') ?? '',
-    createdAt: typeof info.createdAt === 'number' ? info.createdAt : 0,
-    expiresAt: typeof info.expiresAt === 'number' ? info.expiresAt : null,
+    name: str(info, 'name') ?? '',
+    description: str(info, 'description'),
+    actorUrn: str(info, 'actorUrn') ?? '',
+    ownerUrn: str(info, 'ownerUrn') ?? '',
+    createdAt: num(info, 'createdAt') ?? 0,
+    expiresAt: num(info, 'expiresAt'),
   };
 }

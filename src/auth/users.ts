@@ -3,7 +3,7 @@
 
 import { badRequest } from '../errors.ts';
 import type { AspectChange, AspectReader, Catalogue } from '../store/catalogue.ts';
-import { isJsonObject } from '../store/json.ts';
+import { aspectObject, str, urnId } from '../store/read.ts';
 import { corpUserUrn } from '../urn.ts';
 import { ROLE_ASPECT, ROOT_USER, roleOf, roleUrn, ROLES, type Role } from './privileges.ts';
 
@@ -22,10 +22,9 @@ export function userExists(reader: AspectReader, username: string): boolean {
 
 export function listUsers(catalogue: Catalogue): UserSummary[] {
   const names = new Set([ROOT_USER]);
-  for (const urn of catalogue.urnsOfType('corpuser')) names.add(urn.slice('urn:li:corpuser:'.length));
+  for (const urn of catalogue.urnsOfType('corpuser')) names.add(urnId(urn));
   return [...names].sort().map((username) => {
-    const info = catalogue.aspect(corpUserUrn(username), 'corpUserInfo');
-    const displayName = isJsonObject(info) && typeof info.displayName === 'string' ? info.displayName : null;
+    const displayName = str(aspectObject(catalogue, corpUserUrn(username), 'corpUserInfo'), 'displayName');
     return { username, role: roleOf(catalogue, username), displayName };
   });
 }

@@ -5,6 +5,7 @@ import { loadSigningKey } from '../auth/signing-key.ts';
 import { TokenService, type TokenMetadata } from '../auth/tokens.ts';
 import { ROOT_USER } from '../auth/users.ts';
 import { MinihubError } from '../errors.ts';
+import { urnId } from '../store/read.ts';
 import { corpUserUrn } from '../urn.ts';
 import { TOKEN_HELP } from './help.ts';
 import { dataDirOf, parse, parseLifetime } from './options.ts';
@@ -60,7 +61,7 @@ function formatTokens(tokens: TokenMetadata[]): string {
   if (tokens.length === 0) return 'no access tokens\n';
   const date = (ms: number | null) => (ms === null ? 'never' : new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z'));
   const rows = tokens.map((token) => [
-    token.id, token.actorUrn.replace('urn:li:corpuser:', ''), token.name, date(token.createdAt), date(token.expiresAt),
+    token.id, urnId(token.actorUrn), token.name, date(token.createdAt), date(token.expiresAt),
   ]);
   const header = ['ID', 'USER', 'NAME', 'CREATED', 'EXPIRES'];
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] as string).length)));

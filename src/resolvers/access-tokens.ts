@@ -4,6 +4,7 @@
 import { platformPrivileges, requirePrivileges, UNAUTHORIZED_MESSAGE } from '../auth/privileges.ts';
 import type { TokenMetadata } from '../auth/tokens.ts';
 import { badRequest, MinihubError } from '../errors.ts';
+import { urnId } from '../store/read.ts';
 import { corpUserUrn, parseUrn } from '../urn.ts';
 import type { RequestContext } from './context.ts';
 import { checkTextSizes } from './text-limit.ts';
@@ -61,7 +62,7 @@ export const accessTokenMutations = {
     checkTextSizes(limits, { name: input.name, description: input.description });
     const target = parseUrn(input.actorUrn);
     if (target.entityType !== 'corpuser') throw badRequest(`actorUrn "${input.actorUrn}" is not a user urn; expected urn:li:corpuser:<name>`);
-    const username = input.actorUrn.slice('urn:li:corpuser:'.length);
+    const username = urnId(input.actorUrn);
     requirePrivileges(store.catalogue, actor, null, [
       username === actor ? ['GENERATE_PERSONAL_ACCESS_TOKENS'] : ['MANAGE_ACCESS_TOKENS'],
     ]);

@@ -3,7 +3,8 @@
 
 import { badRequest } from '../errors.ts';
 import type { AspectChange, AspectReader } from '../store/catalogue.ts';
-import { isJsonObject, type JsonObject } from '../store/json.ts';
+import type { JsonObject } from '../store/json.ts';
+import { aspectObject, objects } from '../store/read.ts';
 import { parseUrn } from '../urn.ts';
 
 export interface NewLink {
@@ -39,15 +40,13 @@ export function removeLinkChange(reader: AspectReader, urn: string, url: string)
  */
 export function editFieldDescription(reader: AspectReader, urn: string, fieldPath: string, description: string): AspectChange {
   requireExisting(reader, urn);
-  const schema = reader.aspect(urn, 'schemaMetadata');
-  if (!isJsonObject(schema)) throw badRequest(`Failed to update ${urn} & field ${fieldPath}. ${urn} has no schema.`);
-  const fields = Array.isArray(schema.fields) ? schema.fields : [];
-  if (!fields.some((field) => isJsonObject(field) && field.fieldPath === fieldPath)) {
+  const schema = aspectObject(reader, urn, 'schemaMetadata');
+  if (schema === null) throw badRequest(`Failed to update ${urn} & field ${fieldPath}. ${urn} has no schema.`);
+  if (!objects(schema, 'fields').some((field) => field.fieldPath === fieldPath)) {
     throw badRequest(`Failed to update ${urn} & field ${fieldPath}. Field ${fieldPath} does not exist in the datasets schema.`);
   }
-  const editable = reader.aspect(urn, 'editableSchemaMetadata');
-  const previous = isJsonObject(editable) ? editable : {};
-  const infos = (Array.isArray(previous.editableSchemaFieldInfo) ? previous.editableSchemaFieldInfo : []).filter(isJsonObject);
+  const previous = aspectObject(reader, urn, 'editableSchemaMetadata') ?? {};
+  const infos = objects(previous, 'editableSchemaFieldInfo');
   const index = infos.findIndex((info) => info.fieldPath === fieldPath);
   const updated = index === -1 ? [...infos, { fieldPath, description }] : infos.map((info, i) => (i === index ? { ...info, description } : info));
   return { urn, aspect: 'editableSchemaMetadata', value: { ...previous, editableSchemaFieldInfo: updated } };
@@ -59,9 +58,7 @@ export function requireExisting(reader: AspectReader, urn: string): void {
 }
 
 function storedLinks(reader: AspectReader, urn: string): JsonObject[] {
-  const memory = reader.aspect(urn, 'institutionalMemory');
-  const elements = isJsonObject(memory) && Array.isArray(memory.elements) ? memory.elements : [];
-  return elements.filter(isJsonObject);
+  return objects(aspectObject(reader, urn, 'institutionalMemory'), 'elements');
 }
 
 function checkLink(link: NewLink): void {

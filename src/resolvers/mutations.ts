@@ -8,6 +8,7 @@ import { requirePrivileges, type Privilege } from '../auth/privileges.ts';
 import { badRequest } from '../errors.ts';
 import type { AspectChange, AspectReader } from '../store/catalogue.ts';
 import { isJsonObject, type JsonObject } from '../store/json.ts';
+import { aspectObject } from '../store/read.ts';
 import { checkedEntityType, corpUserUrn, parseDatasetUrn, parseUrn } from '../urn.ts';
 import type { RequestContext } from './context.ts';
 import { editFieldDescription, removeLinkChange, requireExisting, upsertLinks, type NewLink } from './edits.ts';
@@ -79,7 +80,7 @@ export const mutations = {
       build = (reader) => {
         requirePrivileges(reader, actor, resourceUrn, EDIT_DOCS);
         requireExisting(reader, resourceUrn);
-        const editable = objectOrEmpty(reader.aspect(resourceUrn, 'editableContainerProperties'));
+        const editable = aspectObject(reader, resourceUrn, 'editableContainerProperties') ?? {};
         return [{ urn: resourceUrn, aspect: 'editableContainerProperties', value: { ...editable, description } }];
       };
     } else if (entityType === 'tag') {
@@ -163,7 +164,7 @@ function editablePropertiesChange(
   actorUrn: string,
 ): AspectChange {
   const stamp = { time: Date.now(), actor: actorUrn };
-  const previous = objectOrEmpty(reader.aspect(urn, 'editableDatasetProperties'));
+  const previous = aspectObject(reader, urn, 'editableDatasetProperties') ?? {};
   // DataHub rebuilds the whole aspect: an editable name not given again is dropped.
   const value: JsonObject = {
     created: previous.created ?? stamp,
@@ -172,8 +173,4 @@ function editablePropertiesChange(
     ...(update.name == null ? {} : { name: update.name }),
   };
   return { urn, aspect: 'editableDatasetProperties', value };
-}
-
-function objectOrEmpty(value: unknown): JsonObject {
-  return isJsonObject(value) ? value : {};
 }

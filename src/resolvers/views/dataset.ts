@@ -4,7 +4,7 @@
 import type { AspectReader } from '../../store/catalogue.ts';
 import type { JsonObject } from '../../store/json.ts';
 import type { DatasetKey } from '../../urn.ts';
-import { aspectObject, bool, num, obj, objects, str, strings } from './read.ts';
+import { aspectObject, bool, num, obj, objects, str, strings } from '../../store/read.ts';
 import { ContainerView } from './container.ts';
 import { SchemaFieldView } from './schema-field.ts';
 import { DataPlatformView } from './platform.ts';

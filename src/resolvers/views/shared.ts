@@ -4,7 +4,7 @@
 import { userExists } from '../../auth/users.ts';
 import type { AspectReader } from '../../store/catalogue.ts';
 import type { JsonObject } from '../../store/json.ts';
-import { aspectObject, bool, num, obj, objects, str, strings, urnId } from './read.ts';
+import { aspectObject, bool, num, obj, objects, str, strings, urnId } from '../../store/read.ts';
 import { TagView } from './tag.ts';
 
 export interface AuditStampView {

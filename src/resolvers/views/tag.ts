@@ -1,7 +1,7 @@
 // The Tag view: tagProperties and ownership of one tag URN; a shell when the tag is unknown.
 
 import type { AspectReader } from '../../store/catalogue.ts';
-import { aspectObject, str, urnId } from './read.ts';
+import { aspectObject, str, urnId } from '../../store/read.ts';
 import { ownershipView } from './shared.ts';
 
 export class TagView {

@@ -1,8 +1,8 @@
-// Small typed readers over stored aspect JSON, so views can pick fields without casts.
-// They never throw on odd data: a field of the wrong type reads as absent.
+// Small typed readers over stored aspect JSON, for views, edits and privilege checks alike, so none
+// casts or re-checks shapes by hand. They never throw on odd data: a field of the wrong type reads as absent.
 
-import { isJsonObject, type JsonObject, type JsonValue } from '../../store/json.ts';
-import type { AspectReader } from '../../store/catalogue.ts';
+import { isJsonObject, type JsonObject, type JsonValue } from './json.ts';
+import type { AspectReader } from './catalogue.ts';
 
 export function aspectObject(reader: AspectReader, urn: string, name: string): JsonObject | null {
   const value = reader.aspect(urn, name);
