@@ -23,7 +23,8 @@ export { MinihubError } from './errors.ts';
 export type { IngestReport, IngestSource } from './ingest/ingest.ts';
 export { DEFAULT_LIMITS, type Limits } from './limits.ts';
 export type { McpRecord } from './store/export.ts';
-export type { LogFile, LogFileSystem } from './store/log-fs.ts';
+export type { ByteRange, LogFile, LogFileSystem } from './store/log-fs.ts';
+export { PARALLEL_REPLAY_MIN_BYTES } from './store/replay.ts';
 export type { Store } from './store/store.ts';
 
 /**
@@ -74,6 +75,11 @@ export interface ServerOptions {
   log?: (message: string) => void;
   /** The log's file operations; fault-injection tests swap in failing ones. Default: node:fs. */
   fileSystem?: LogFileSystem;
+  /**
+   * Logs of at least this many bytes are replayed at start on two threads, the second half on a worker
+   * thread; 0 always, Infinity never. Default PARALLEL_REPLAY_MIN_BYTES (32 MiB). Only with node:fs.
+   */
+  parallelReplayBytes?: number;
 }
 
 /**
@@ -223,8 +229,8 @@ export async function createRequestListener(options: Omit<ServerOptions, 'port' 
 
 /** The one path both entry points take: store, seeds, tokens and the listener, plus what is in flight. */
 async function openMinihub(options: ServerOptions, limits: Limits): Promise<{ hub: Minihub; inFlight: InFlight }> {
-  const { dataDir = null, seed = [], auth = true, logRequest, log = () => {}, fileSystem } = options;
-  const store = await Store.open({ dataDir, warn: log, fileSystem });
+  const { dataDir = null, seed = [], auth = true, logRequest, log = () => {}, fileSystem, parallelReplayBytes } = options;
+  const store = await Store.open({ dataDir, warn: log, fileSystem, parallelReplayBytes });
   try {
     const tokens = new TokenService(loadSigningKey(dataDir), store);
     // Seeds fill an empty catalogue only: a data directory that holds one keeps its changes. Each is

@@ -2,7 +2,8 @@
 // It knows nothing of files, HTTP or GraphQL; it only holds and applies aspect changes.
 
 import type { JsonValue } from './json.ts';
-import { DEFERRED_LINE_CHARS, DeferredValue, ReplayedLine, type StoredValue } from './replayed-line.ts';
+import { forEachPlannedChange, type ReplayPlan } from './replay-plan.ts';
+import { DEFERRED_LINE_CHARS, DeferredValue, detached, ReplayedLine, type StoredValue } from './replayed-line.ts';
 
 /** One aspect upsert (or removal, when `value` is null) of one entity: the unit every log record lists. */
 export interface AspectChange {
@@ -88,17 +89,7 @@ export class Catalogue implements AspectReader {
   apply(changes: readonly { urn: string; aspect: string; value: StoredValue }[], tracked = true): void {
     for (const { urn, aspect, value } of changes) {
       if (tracked) this.#versions.set(urn, (this.#versions.get(urn) ?? 0) + 1);
-      let aspects = this.#entities.get(urn);
-      if (value === null) {
-        aspects?.delete(aspect);
-        if (aspects?.size === 0) this.#entities.delete(urn);
-        continue;
-      }
-      if (aspects === undefined) {
-        aspects = new Map();
-        this.#entities.set(urn, aspects);
-      }
-      aspects.set(aspect, value);
+      this.#put(urn, aspect, value);
     }
   }
 
@@ -111,8 +102,28 @@ export class Catalogue implements AspectReader {
       this.apply(changes, false);
       return;
     }
-    const replayed = new ReplayedLine(line, changes.length);
+    const replayed = new ReplayedLine(detached(line), changes.length);
     this.apply(changes.map(({ urn, aspect, value }, index) => ({ urn, aspect, value: value === null ? null : new DeferredValue(replayed, index) })), false);
+  }
+
+  /** Applies records read back on another thread, condensed (see replay-plan.ts), as replay() would have; `lineTexts` are its long lines. */
+  replayPlan(plan: ReplayPlan, lineTexts: readonly string[]): void {
+    forEachPlannedChange(plan, lineTexts, (urn, aspect, value) => this.#put(urn, aspect, value));
+  }
+
+  // One change; removing an entity's last aspect removes the entity, so a later change re-creates it last.
+  #put(urn: string, aspect: string, value: StoredValue | null): void {
+    let aspects = this.#entities.get(urn);
+    if (value === null) {
+      aspects?.delete(aspect);
+      if (aspects?.size === 0) this.#entities.delete(urn);
+      return;
+    }
+    if (aspects === undefined) {
+      aspects = new Map();
+      this.#entities.set(urn, aspects);
+    }
+    aspects.set(aspect, value);
   }
 
   // Builds the values of every change of `line` that is still current, all at once: one parse per line.

@@ -2,14 +2,15 @@
 // a failed append, and atomic rewrites for compaction. It owns the file and the lock; it does not
 // interpret records beyond checking their shape.
 
-import { isAscii } from 'node:buffer';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { MinihubError } from '../errors.ts';
 import { acquireLock } from './lock.ts';
 import { nodeLogFileSystem, type LogFile, type LogFileSystem } from './log-fs.ts';
-import { parseLogRecord, type LogRecord } from './log-record.ts';
+import { BadLine } from './log-lines.ts';
+import type { LogRecord } from './log-record.ts';
+import { replayLog, type Replayed, type ReplayTarget } from './replay.ts';
 
 export const LOG_FILE = 'catalogue.jsonl';
 // What a client is told once the log cannot take writes; the detail (paths, errno) goes to the server log.
@@ -20,7 +21,6 @@ export class CompactedButBroken extends Error {
   override readonly name = 'CompactedButBroken';
 }
 const COMPACT_SUFFIX = '.compact';
-const NEWLINE = 0x0a;
 
 /** The seam between the store and where its records live (lowdb's adapter idea). */
 export interface LogStorage {
@@ -40,6 +40,8 @@ export interface OpenedLog {
   /** How many records were replayed, and the last one's sequence number (0 for an empty log). */
   records: number;
   lastSeq: number;
+  /** Whether part of the log was replayed on a worker thread (large logs). */
+  replayedInWorker: boolean;
 }
 
 /** Keeps nothing: the catalogue in memory is the only copy. */
@@ -52,15 +54,16 @@ export class MemoryLog implements LogStorage {
 }
 
 /**
- * Opens (creating if needed) the log in `dir`, takes the lock and hands every record, with its line's
- * text, to `onRecord`, in order, streaming the file in large chunks. A torn last line is cut off and saved aside with a
- * warning; any other bad line refuses the open, and then nothing in the directory has been changed.
+ * Opens (creating if needed) the log in `dir`, takes the lock and replays every record into `target`,
+ * in order (see replay.ts). A torn last line is cut off and saved aside with a warning; any other bad
+ * line refuses the open, and then nothing in the directory has been changed.
  */
 export async function openFileLog(
   dir: string,
-  onRecord: (record: LogRecord, line: string) => void,
+  target: ReplayTarget,
   warn: (message: string) => void,
   fs: LogFileSystem = nodeLogFileSystem,
+  parallelFromBytes?: number,
 ): Promise<OpenedLog> {
   mkdirSync(dir, { recursive: true });
   const release = acquireLock(dir);
@@ -71,30 +74,21 @@ export async function openFileLog(
       await fs.remove(path + COMPACT_SUFFIX);
       warn(`${path}${COMPACT_SUFFIX}: removed what an interrupted compaction left; ${path} is unchanged`);
     }
-    let records = 0;
-    let lastSeq = 0;
-    const corrupt = (line: number, problem: string) =>
-      new MinihubError('STORE_CORRUPT', `${path}:${line}: ${problem}. The log was not changed; repair or remove that line, then start again`);
-    let lines: { end: number; tail: Buffer };
+    let replayed: Replayed;
     try {
-      lines = await forEachLine(fs.readChunks(path), (text, line) => {
-        if (text.trim() === '') return;
-        const parsed = parseLogRecord(text);
-        if (typeof parsed === 'string') throw corrupt(line, parsed);
-        onRecord(parsed, text);
-        records++;
-        lastSeq = parsed.seq;
-      });
+      replayed = await replayLog(path, target, fs, warn, parallelFromBytes);
     } catch (error) {
-      if (error instanceof InvalidUtf8) throw corrupt(error.line, error.message);
+      if (error instanceof BadLine) {
+        throw new MinihubError('STORE_CORRUPT', `${path}:${error.line}: ${error.message}. The log was not changed; repair or remove that line, then start again`);
+      }
       throw error;
     }
-    const { end, tail } = lines;
+    const { end, tail, records, lastSeq, inWorker } = replayed;
     // Only now, with every whole line read and accepted, may the torn tail be cut.
     const file = await fs.open(path, { create: true, truncate: false });
     try {
       if (tail.length > 0) await cutTornTail(fs, file, path, tail, end, warn);
-      return { storage: new FileLog(fs, path, dir, file, end, release), records, lastSeq };
+      return { storage: new FileLog(fs, path, dir, file, end, release), records, lastSeq, replayedInWorker: inWorker };
     } catch (error) {
       await file.close();
       throw error;
@@ -102,66 +96,6 @@ export async function openFileLog(
   } catch (error) {
     release();
     throw error;
-  }
-}
-
-/** Calls `onLine` for each newline-terminated line; returns where the last one ends and what follows it. */
-async function forEachLine(chunks: AsyncIterable<Buffer>, onLine: (text: string, line: number) => void): Promise<{ end: number; tail: Buffer }> {
-  let pending: Buffer[] = [];
-  let end = 0;
-  let line = 0;
-  for await (const chunk of chunks) {
-    const last = chunk.lastIndexOf(NEWLINE);
-    if (last === -1) {
-      pending.push(chunk);
-      continue;
-    }
-    // Decode everything up to the chunk's last newline at once (newline bytes never occur inside a
-    // multi-byte UTF-8 character, so the cut is clean), then split the text: far cheaper than a
-    // decode per line.
-    const whole = chunk.subarray(0, last + 1);
-    const bytes = pending.length === 0 ? whole : Buffer.concat([...pending, whole]);
-    pending = chunk.length > last + 1 ? [chunk.subarray(last + 1)] : [];
-    end += bytes.length;
-    const text = decodeStrictly(bytes, line);
-    for (let start = 0, stop = text.indexOf('\n'); stop !== -1; start = stop + 1, stop = text.indexOf('\n', start)) {
-      onLine(text.slice(start, stop), ++line);
-    }
-  }
-  return { end, tail: Buffer.concat(pending) };
-}
-
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
-/** Decodes whole lines, refusing invalid UTF-8 (a lenient decode would replay U+FFFD as if written). */
-function decodeStrictly(bytes: Buffer, linesBefore: number): string {
-  // Logs are mostly ASCII, which is valid UTF-8 as it stands and decodes byte for byte (Latin-1 and
-  // UTF-8 agree on it): several times faster than a checked UTF-8 decode of the same bytes.
-  if (isAscii(bytes)) return bytes.toString('latin1');
-  try {
-    return UTF8.decode(bytes);
-  } catch {
-    let line = linesBefore;
-    for (let start = 0; start < bytes.length; ) {
-      const stop = bytes.indexOf(NEWLINE, start);
-      line++;
-      try {
-        UTF8.decode(bytes.subarray(start, stop));
-      } catch {
-        throw new InvalidUtf8(line);
-      }
-      start = stop + 1;
-    }
-    throw new InvalidUtf8(line);
-  }
-}
-
-class InvalidUtf8 extends Error {
-  readonly line: number;
-
-  constructor(line: number) {
-    super('not valid UTF-8');
-    this.line = line;
   }
 }
 

@@ -35,13 +35,19 @@ export interface LogFile {
 export interface LogFileSystem {
   /** Opens for positional writes, creating the file (mode 0600) when `create` and it is missing; `truncate` empties it. */
   open(path: string, mode: { create: boolean; truncate: boolean }): Promise<LogFile>;
-  /** The file's bytes in large chunks, in order; none when it does not exist. */
-  readChunks(path: string): AsyncIterable<Buffer>;
+  /** The file's bytes (from `range.start` up to `range.end`, by default all) in large chunks, in order; none when it does not exist. */
+  readChunks(path: string, range?: ByteRange): AsyncIterable<Buffer>;
   exists(path: string): Promise<boolean>;
   writeAside(path: string, data: Buffer): Promise<void>;
   rename(from: string, to: string): Promise<void>;
   remove(path: string): Promise<void>;
   syncDirectory(dir: string): Promise<void>;
+}
+
+/** Part of a file: from byte `start` (default 0) up to, not including, byte `end` (default its end). */
+export interface ByteRange {
+  start?: number;
+  end?: number;
 }
 
 class NodeLogFile implements LogFile {
@@ -79,7 +85,7 @@ export const nodeLogFileSystem: LogFileSystem = {
     const flags = constants.O_RDWR | (create ? constants.O_CREAT : 0) | (truncate ? constants.O_TRUNC : 0);
     return new NodeLogFile(await open(path, flags, 0o600));
   },
-  async *readChunks(path) {
+  async *readChunks(path, { start = 0, end = Infinity } = {}) {
     let handle: FileHandle;
     try {
       handle = await open(path, 'r');
@@ -88,10 +94,14 @@ export const nodeLogFileSystem: LogFileSystem = {
       throw error;
     }
     // The next chunk is read while the caller works through the current one.
+    let position = start;
     const readNext = async () => {
+      const wanted = Math.min(READ_CHUNK_BYTES, end - position);
+      if (wanted <= 0) return Buffer.alloc(0);
       // A fresh buffer per chunk: the caller may keep slices of it.
-      const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+      const buffer = Buffer.allocUnsafe(wanted);
+      const { bytesRead } = await handle.read(buffer, 0, wanted, position);
+      position += bytesRead;
       return buffer.subarray(0, bytesRead);
     };
     let next = readNext();

@@ -18,9 +18,9 @@ export class ReplayedLine {
   /** How many changes the line lists, for size estimates. */
   readonly changeCount: number;
 
+  /** `text` must be a string of its own: a slice of a larger read chunk would keep all of it alive (see detached). */
   constructor(text: string, changeCount: number) {
-    // A copy: the line is cut from a whole read chunk, which a slice of it would keep alive.
-    this.text = (text + ' ').slice(0, -1);
+    this.text = text;
     this.changeCount = changeCount;
   }
 
@@ -28,6 +28,11 @@ export class ReplayedLine {
   changes(): LogRecord['changes'] {
     return (JSON.parse(this.text) as LogRecord).changes;
   }
+}
+
+/** A copy of `text` that shares no memory with the string it was cut from. */
+export function detached(text: string): string {
+  return (text + ' ').slice(0, -1);
 }
 
 /** Stands in for the value of change number `index` of `line`. */

@@ -24,6 +24,8 @@ export interface StoreOptions {
   fileSystem?: LogFileSystem;
   /** Compact when the log passes COMPACT_RATIO times the live state (default true). */
   autoCompact?: boolean;
+  /** Replay logs of at least this many bytes on two threads (default PARALLEL_REPLAY_MIN_BYTES); tests lower it. */
+  parallelReplayBytes?: number;
 }
 
 /** Computes a change from the current state; throws to refuse it. Runs in log order, one at a time. */
@@ -68,11 +70,14 @@ export class Store {
   #jobs: Job[] = [];
   #flushing: Promise<void> | null = null;
   #closed = false;
+  /** Whether opening replayed part of a large log on a worker thread. */
+  readonly replayedInWorker: boolean;
   // The log size at which to measure the live state again and maybe compact.
   #nextCompactionCheck = COMPACT_MIN_BYTES;
 
-  private constructor(catalogue: Catalogue, log: LogStorage, records: number, lastSeq: number, autoCompact: boolean, warn: (message: string) => void) {
+  private constructor(catalogue: Catalogue, log: LogStorage, records: number, lastSeq: number, autoCompact: boolean, warn: (message: string) => void, replayedInWorker = false) {
     this.catalogue = catalogue;
+    this.replayedInWorker = replayedInWorker;
     this.#log = log;
     this.#warn = warn;
     this.#autoCompact = autoCompact && log.location !== 'memory';
@@ -89,8 +94,8 @@ export class Store {
     const catalogue = new Catalogue();
     if (options.dataDir === null) return new Store(catalogue, new MemoryLog(), 0, 0, autoCompact, warn);
     // Records are applied as they are read, so replay never holds more than the catalogue itself.
-    const opened = await openFileLog(options.dataDir, (record, line) => catalogue.replay(record.changes, line), warn, options.fileSystem);
-    return new Store(catalogue, opened.storage, opened.records, opened.lastSeq, autoCompact, warn);
+    const opened = await openFileLog(options.dataDir, catalogue, warn, options.fileSystem, options.parallelReplayBytes);
+    return new Store(catalogue, opened.storage, opened.records, opened.lastSeq, autoCompact, warn, opened.replayedInWorker);
   }
 
   /** The log file's path, or "memory". */

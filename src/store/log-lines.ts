@@ -1,0 +1,108 @@
+// Reads log records from the file's bytes: splits whole lines, decodes them strictly as UTF-8 and
+// checks each record's shape. Shared by replay on the main thread and in the replay worker; it
+// neither applies records nor touches the file beyond the chunks it is given.
+
+import { isAscii } from 'node:buffer';
+
+import { parseLogRecord, type LogRecord } from './log-record.ts';
+
+const NEWLINE = 0x0a;
+
+/** A line that cannot be replayed: its number (counted from 1 in what was read) and what is wrong. */
+export class BadLine extends Error {
+  override readonly name = 'BadLine';
+  readonly line: number;
+
+  constructor(line: number, problem: string) {
+    super(problem);
+    this.line = line;
+  }
+}
+
+export interface ReadRecords {
+  /** Bytes up to and including the last newline. */
+  end: number;
+  /** What follows the last newline: a torn line, or nothing. */
+  tail: Buffer;
+  /** Newline-terminated lines read, blank ones included (line numbers continue from here). */
+  lines: number;
+  /** Records read (blank lines are not records), and the last one's sequence number (0 for none). */
+  records: number;
+  lastSeq: number;
+}
+
+/**
+ * Hands every record to `onRecord` with its line's text and the byte where that line starts (counted
+ * from the first chunk's start), in order; throws BadLine for the first line that is not valid UTF-8
+ * or not a record, before passing on anything after it.
+ */
+export async function readRecords(chunks: AsyncIterable<Buffer>, onRecord: (record: LogRecord, line: string, at: number) => void): Promise<ReadRecords> {
+  let records = 0;
+  let lastSeq = 0;
+  const { end, tail, lines } = await forEachLine(chunks, (text, line, at) => {
+    if (text.trim() === '') return;
+    const parsed = parseLogRecord(text);
+    if (typeof parsed === 'string') throw new BadLine(line, parsed);
+    onRecord(parsed, text, at);
+    records++;
+    lastSeq = parsed.seq;
+  });
+  return { end, tail, lines, records, lastSeq };
+}
+
+/** Calls `onLine` for each newline-terminated line with its first byte; returns where the last one ends and what follows it. */
+async function forEachLine(chunks: AsyncIterable<Buffer>, onLine: (text: string, line: number, at: number) => void): Promise<{ end: number; tail: Buffer; lines: number }> {
+  let pending: Buffer[] = [];
+  let end = 0;
+  let line = 0;
+  for await (const chunk of chunks) {
+    const last = chunk.lastIndexOf(NEWLINE);
+    if (last === -1) {
+      pending.push(chunk);
+      continue;
+    }
+    // Decode everything up to the chunk's last newline at once (newline bytes never occur inside a
+    // multi-byte UTF-8 character, so the cut is clean), then split the text: far cheaper than a
+    // decode per line.
+    const whole = chunk.subarray(0, last + 1);
+    const bytes = pending.length === 0 ? whole : Buffer.concat([...pending, whole]);
+    pending = chunk.length > last + 1 ? [chunk.subarray(last + 1)] : [];
+    let at = end;
+    end += bytes.length;
+    const ascii = isAscii(bytes);
+    const text = ascii ? bytes.toString('latin1') : decodeStrictly(bytes, line);
+    for (let start = 0, stop = text.indexOf('\n'); stop !== -1; start = stop + 1, stop = text.indexOf('\n', start)) {
+      const lineText = text.slice(start, stop);
+      onLine(lineText, ++line, at);
+      // In ASCII a character is a byte; otherwise count the line's UTF-8 bytes.
+      at += (ascii ? lineText.length : Buffer.byteLength(lineText)) + 1;
+    }
+  }
+  return { end, tail: Buffer.concat(pending), lines: line };
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Decodes whole lines that are not all ASCII, refusing invalid UTF-8 (a lenient decode would replay
+ * U+FFFD as if written). ASCII, mostly what logs hold, is valid UTF-8 as it stands and decodes byte
+ * for byte as Latin-1: several times faster than a checked decode, so callers take that way first.
+ */
+function decodeStrictly(bytes: Buffer, linesBefore: number): string {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    let line = linesBefore;
+    for (let start = 0; start < bytes.length; ) {
+      const stop = bytes.indexOf(NEWLINE, start);
+      line++;
+      try {
+        UTF8.decode(bytes.subarray(start, stop));
+      } catch {
+        throw new BadLine(line, 'not valid UTF-8');
+      }
+      start = stop + 1;
+    }
+    throw new BadLine(line, 'not valid UTF-8');
+  }
+}

@@ -1,0 +1,162 @@
+// Reads the whole log back into the catalogue at start. A large log is split: this thread replays
+// the first part while a worker thread reads and checks the rest and hands back only what survives
+// of it (replay-plan.ts), since start-up is bound by JSON.parse. It reads; it never writes the log.
+
+import { isAscii } from 'node:buffer';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { extname } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+
+import type { AspectChange } from './catalogue.ts';
+import { nodeLogFileSystem, type LogFileSystem } from './log-fs.ts';
+import { BadLine, readRecords, type ReadRecords } from './log-lines.ts';
+import type { ReplayPlan } from './replay-plan.ts';
+
+/** Logs at least this big are replayed on two threads; below it a worker's start costs more than it saves. */
+export const PARALLEL_REPLAY_MIN_BYTES = 32 * 1024 * 1024;
+// The worker also condenses its lines, this thread also applies them to the catalogue and the plan
+// afterwards: measured on 1M records, halves have both threads finish about together.
+const THIS_THREAD_SHARE = 0.5;
+const PROBE_BYTES = 64 * 1024;
+
+/** Where replayed records go: the catalogue. */
+export interface ReplayTarget {
+  replay(changes: readonly AspectChange[], line: string): void;
+  replayPlan(plan: ReplayPlan, lineTexts: readonly string[]): void;
+}
+
+export interface Replayed extends ReadRecords {
+  /** Whether part of the log was replayed on a worker thread. */
+  inWorker: boolean;
+}
+
+/** What the replay worker is asked (workerData) and answers (its one message). */
+export interface WorkerRequest {
+  path: string;
+  start: number;
+}
+export type WorkerAnswer = { kind: 'done'; plan: ReplayPlan; read: ReadRecords } | { kind: 'bad'; line: number; problem: string };
+
+/**
+ * Replays every record of the log at `path` into `target`, in log order; throws BadLine (numbered in
+ * the whole file) for the first bad line. Logs of `parallelFromBytes` or more use a worker thread,
+ * when the file system is node's own (the worker reads the file itself).
+ */
+export async function replayLog(
+  path: string,
+  target: ReplayTarget,
+  fs: LogFileSystem,
+  warn: (message: string) => void,
+  parallelFromBytes = PARALLEL_REPLAY_MIN_BYTES,
+): Promise<Replayed> {
+  const onRecord = (record: { changes: AspectChange[] }, line: string) => target.replay(record.changes, line);
+  const size = fs === nodeLogFileSystem ? fileSize(path) : 0;
+  const split = size >= parallelFromBytes ? splitPoint(path, size) : null;
+  if (split === null) return { ...(await readRecords(fs.readChunks(path), onRecord)), inWorker: false };
+
+  const worker = startWorker({ path, start: split });
+  let head: ReadRecords;
+  try {
+    head = await readRecords(fs.readChunks(path, { end: split }), onRecord);
+  } catch (error) {
+    await worker.cancel();
+    throw error;
+  }
+  let answer: WorkerAnswer;
+  try {
+    answer = await worker.answer;
+  } catch (error) {
+    // The worker could not run (it never reports a bad line this way): replay the rest here instead.
+    warn(`${path}: replaying on one thread; the replay worker failed: ${(error as Error).message}`);
+    try {
+      return joined(head, await readRecords(fs.readChunks(path, { start: split }), onRecord), split, false);
+    } catch (bad) {
+      throw bad instanceof BadLine ? new BadLine(head.lines + bad.line, bad.message) : bad;
+    }
+  }
+  if (answer.kind === 'bad') throw new BadLine(head.lines + answer.line, answer.problem);
+  target.replayPlan(answer.plan, readLines(path, answer.plan.lines));
+  // Structured clone hands the tail over as a plain Uint8Array.
+  const { tail } = answer.read;
+  return joined(head, { ...answer.read, tail: Buffer.from(tail.buffer, tail.byteOffset, tail.byteLength) }, split, true);
+}
+
+function joined(head: ReadRecords, rest: ReadRecords, split: number, inWorker: boolean): Replayed {
+  return {
+    end: split + rest.end,
+    tail: rest.tail,
+    lines: head.lines + rest.lines,
+    records: head.records + rest.records,
+    lastSeq: rest.records > 0 ? rest.lastSeq : head.lastSeq,
+    inWorker,
+  };
+}
+
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** Where the worker's part starts: the first line that begins at or after this thread's share; null when there is none. */
+function splitPoint(path: string, size: number): number | null {
+  const fd = openSync(path, 'r');
+  try {
+    const probe = Buffer.allocUnsafe(PROBE_BYTES);
+    for (let position = Math.floor(size * THIS_THREAD_SHARE); position < size; position += PROBE_BYTES) {
+      const read = readSync(fd, probe, 0, PROBE_BYTES, position);
+      const newline = probe.subarray(0, read).indexOf(0x0a);
+      if (newline !== -1) return position + newline + 1 < size ? position + newline + 1 : null;
+    }
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The URL of tsx's ES module API (`register`), for a worker started from the TypeScript sources. */
+function tsxApi(): string {
+  if (typeof import.meta.resolve === 'function') return import.meta.resolve('tsx/esm/api');
+  // A test runner that required tsx compiled this file to CommonJS, which has no import.meta.resolve;
+  // require finds the package's CommonJS build, and its ES module build sits beside it.
+  return pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href.replace(/\.cjs$/, '.mjs');
+}
+
+/** The text of each line at `lines`, which the worker read and checked as UTF-8 already. */
+function readLines(path: string, lines: ReplayPlan['lines']): string[] {
+  if (lines.length === 0) return [];
+  const fd = openSync(path, 'r');
+  try {
+    return lines.map(({ start, bytes }) => {
+      // A buffer per line: its string is copied out of it, so nothing larger stays alive.
+      const buffer = Buffer.allocUnsafe(bytes);
+      if (readSync(fd, buffer, 0, bytes, start) !== bytes) throw new Error(`${path} ended before byte ${start + bytes}`);
+      return isAscii(buffer) ? buffer.toString('latin1') : buffer.toString('utf8');
+    });
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function startWorker(request: WorkerRequest): { answer: Promise<WorkerAnswer>; cancel: () => Promise<void> } {
+  const here = fileURLToPath(import.meta.url);
+  const file = new URL(`./replay-worker${extname(here)}`, import.meta.url);
+  // Run from the TypeScript sources, the worker must register tsx's loader itself before it loads its
+  // module: tsx's --import hooks do not reach worker threads.
+  const worker =
+    extname(here) === '.ts'
+      ? new Worker(`import(${JSON.stringify(tsxApi())}).then((tsx) => { tsx.register(); return import(${JSON.stringify(file.href)}); })`, { eval: true, workerData: request })
+      : new Worker(file, { workerData: request });
+  const answer = new Promise<WorkerAnswer>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`it exited with code ${code} before answering`)));
+  });
+  // Cancelling rejects `answer`; nobody waits for it then.
+  answer.catch(() => {});
+  return { answer, cancel: async () => void (await worker.terminate()) };
+}

@@ -1,0 +1,189 @@
+// Replay of a large log on two threads (the second half on a worker) must give exactly the catalogue a
+// replay on one thread gives: values, removals, entity and aspect order, line numbers in errors.
+
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { appendFileSync, cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { Store } from '../src/store/store.ts';
+import { DEFERRED_LINE_CHARS } from '../src/store/replayed-line.ts';
+import { SAMPLE, startTestServer, tempDataDir } from './fixtures/server.ts';
+
+const LOG = 'catalogue.jsonl';
+const ALWAYS = 0;
+const NEVER = Infinity;
+
+type Change = { urn: string; aspect: string; value: unknown };
+
+/** A deterministic pseudo-random sequence (mulberry32), so a failing log can be made again. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Log lines that stress what a condensed replay could get wrong: many writes to few keys, removals of
+ * aspects and of whole entities that later come back, long lines (kept as text) whose changes are
+ * partly replaced later, and non-ASCII text before long lines (byte and character positions differ).
+ */
+function mixedLog(seed: number, records: number): string[] {
+  const next = random(seed);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
+  const urns = Array.from({ length: 12 }, (_, i) => `urn:li:tag:t${i}`);
+  const aspects = ['tagProperties', 'ownership', 'status'];
+  const lines: string[] = [];
+  for (let seq = 1; seq <= records; seq++) {
+    const roll = next();
+    let changes: Change[];
+    if (roll < 0.1) {
+      // A long line: many changes, some to the same key twice, one removal.
+      changes = Array.from({ length: 30 }, (_, i) => ({ urn: pick(urns), aspect: pick(aspects), value: { seq, i, text: `long ✓ ${seq}/${i} `.repeat(12) } }));
+      changes.push({ urn: pick(urns), aspect: pick(aspects), value: null });
+    } else if (roll < 0.25) {
+      const urn = pick(urns);
+      changes = aspects.map((aspect) => ({ urn, aspect, value: null }));
+    } else if (roll < 0.35) {
+      changes = [{ urn: pick(urns), aspect: pick(aspects), value: null }];
+    } else {
+      changes = [{ urn: pick(urns), aspect: pick(aspects), value: { seq, note: next() < 0.3 ? `naïve café ${seq} — ✓` : `plain ${seq}` } }];
+    }
+    lines.push(JSON.stringify({ seq, time: 1_700_000_000_000 + seq, actor: 'urn:li:corpuser:datahub', op: 'test', changes }));
+  }
+  assert.ok(lines.some((line) => line.length >= DEFERRED_LINE_CHARS), 'some lines are long enough to be kept as text');
+  return lines;
+}
+
+function logDir(lines: readonly string[], tail = ''): string {
+  const dir = tempDataDir();
+  writeFileSync(join(dir, LOG), lines.join('\n') + '\n' + tail);
+  return dir;
+}
+
+/** The catalogue as plain data, in its own order: [urn, [[aspect, value], …]] per entity. */
+function snapshot(store: Store): [string, [string, unknown][]][] {
+  return [...store.catalogue.entities()].map(([urn, aspects]) => [urn, [...aspects]]);
+}
+
+async function opened<T>(dataDir: string, parallelReplayBytes: number, look: (store: Store) => T): Promise<T> {
+  const store = await Store.open({ dataDir, parallelReplayBytes });
+  try {
+    return look(store);
+  } finally {
+    await store.close();
+  }
+}
+
+async function openFails(dataDir: string): Promise<string> {
+  try {
+    await Store.open({ dataDir, parallelReplayBytes: ALWAYS });
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error('the open was expected to fail');
+}
+
+const twoThreads = suite('replay on two threads');
+
+twoThreads('gives the catalogue a one-thread replay gives, entity and aspect order included', async () => {
+  for (const seed of [1, 2, 3, 4, 5]) {
+    const dir = logDir(mixedLog(seed, 400));
+    const copy = tempDataDir();
+    cpSync(dir, copy, { recursive: true });
+    const one = await opened(dir, NEVER, (store) => ({ worker: store.replayedInWorker, records: store.recordCount, state: snapshot(store) }));
+    const two = await opened(copy, ALWAYS, (store) => ({ worker: store.replayedInWorker, records: store.recordCount, state: snapshot(store) }));
+    assert.is(one.worker, false);
+    assert.is(two.worker, true, 'the second half was replayed on the worker');
+    assert.is(two.records, 400);
+    assert.ok(one.state.length > 0, `seed ${seed} leaves some entities`);
+    assert.equal(two.state, one.state, `seed ${seed}`);
+  }
+});
+
+twoThreads('continues the log after the last record the worker read', async () => {
+  const dir = logDir(mixedLog(7, 300));
+  const store = await Store.open({ dataDir: dir, parallelReplayBytes: ALWAYS });
+  try {
+    await store.commit('test', 'urn:li:corpuser:datahub', () => [{ urn: 'urn:li:tag:after', aspect: 'status', value: { removed: false } }]);
+  } finally {
+    await store.close();
+  }
+  const lines = readFileSync(join(dir, LOG), 'utf8').trimEnd().split('\n');
+  assert.is(JSON.parse(lines.at(-1) as string).seq, 301);
+});
+
+twoThreads('names the file and line of a bad line in the worker’s half, counting the whole file', async () => {
+  const lines = mixedLog(8, 200);
+  lines[170] = '{"seq": 171, oops';
+  const message = await openFails(logDir(lines));
+  assert.match(message, new RegExp(`${LOG}:171: not valid JSON`));
+});
+
+twoThreads('names the line of bytes that are not UTF-8 in the worker’s half', async () => {
+  const dir = logDir(mixedLog(9, 200).slice(0, 150));
+  appendFileSync(join(dir, LOG), Buffer.concat([Buffer.from('{"seq":151,"time":1,"actor":"a","op":"b","changes":[],"x":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}\n')]));
+  const message = await openFails(dir);
+  assert.match(message, new RegExp(`${LOG}:151: not valid UTF-8`));
+});
+
+twoThreads('reports a bad line in the first half before anything the worker found', async () => {
+  const lines = mixedLog(10, 200);
+  lines[20] = 'not json';
+  lines[180] = 'not json either';
+  assert.match(await openFails(logDir(lines)), new RegExp(`${LOG}:21: not valid JSON`));
+});
+
+twoThreads('cuts a torn last line in the worker’s half, as a one-thread replay does', async () => {
+  const lines = mixedLog(11, 200);
+  const warnings: string[] = [];
+  const dir = logDir(lines, '{"seq":201,"time":1,"actor":"urn:li:corpuser:datahub","op":"test","changes":[{"urn":"urn:li:tag:torn"');
+  const store = await Store.open({ dataDir: dir, parallelReplayBytes: ALWAYS, warn: (message) => warnings.push(message) });
+  try {
+    assert.is(store.replayedInWorker, true);
+    assert.is(store.recordCount, 200);
+    assert.is(store.catalogue.exists('urn:li:tag:torn'), false);
+  } finally {
+    await store.close();
+  }
+  assert.is(warnings.length, 1);
+  assert.match(warnings[0] as string, /last line was incomplete/);
+  assert.is(readFileSync(join(dir, LOG), 'utf8'), lines.join('\n') + '\n');
+  assert.ok(readdirSync(dir).some((file) => file.includes('.torn-')));
+});
+
+twoThreads('a restarted server answers over HTTP as before when its log is replayed on two threads', async () => {
+  const dataDir = tempDataDir();
+  const first = await startTestServer({ dataDir, seed: [SAMPLE] });
+  const datasets = [...first.store.catalogue.entities()].map(([urn]) => urn).filter((urn) => urn.startsWith('urn:li:dataset:'));
+  const query = `{ ${datasets.map((urn, i) => `d${i}: dataset(urn: ${JSON.stringify(urn)}) { urn editableProperties { description } properties { description } }`).join(' ')} kept: tag(urn: "urn:li:tag:kept") { properties { name } } }`;
+  let before: unknown;
+  try {
+    assert.ok(datasets.length > 1, 'the sample has datasets to edit');
+    for (let i = 0; i < 5; i++) await first.gql(`mutation { createTag(input: {id: "t${i}", name: "tag ${i}"}) }`);
+    await first.gql('mutation { createTag(input: {id: "kept", name: "kept ✓"}) }');
+    for (const [i, urn] of datasets.entries()) {
+      for (const round of [1, 2]) {
+        const reply = await first.gql('mutation e($urn: String!, $input: DatasetUpdateInput!) { updateDataset(urn: $urn, input: $input) { urn } }', { urn, input: { editableProperties: { description: `edit ${round} of ${i} — ✓` } } });
+        assert.is(reply.json.errors, undefined);
+      }
+    }
+    before = (await first.gql(query)).json;
+  } finally {
+    await first.close();
+  }
+  assert.match(JSON.stringify(before), /edit 2 of 1 — ✓/);
+  const second = await startTestServer({ dataDir, parallelReplayBytes: ALWAYS });
+  try {
+    assert.is(second.store.replayedInWorker, true);
+    assert.equal((await second.gql(query)).json, before);
+  } finally {
+    await second.close();
+  }
+});
+
+twoThreads.run();
