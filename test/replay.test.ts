@@ -6,6 +6,10 @@ import * as assert from 'uvu/assert';
 import { appendFileSync, cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { Catalogue } from '../src/store/catalogue.ts';
+import { nodeLogFileSystem } from '../src/store/log-fs.ts';
+import { BadLine } from '../src/store/log-lines.ts';
+import { replayLog, type ReplayWorker } from '../src/store/replay.ts';
 import { Store } from '../src/store/store.ts';
 import { DEFERRED_LINE_CHARS } from '../src/store/replayed-line.ts';
 import { SAMPLE, startTestServer, tempDataDir } from './fixtures/server.ts';
@@ -183,6 +187,33 @@ twoThreads('a restarted server answers over HTTP as before when its log is repla
     assert.equal((await second.gql(query)).json, before);
   } finally {
     await second.close();
+  }
+});
+
+twoThreads('replays the rest on the main thread, with a warning, when the worker cannot run', async () => {
+  const lines = mixedLog(12, 300);
+  const dir = logDir(lines);
+  const path = join(dir, LOG);
+  const expected = await opened(dir, NEVER, snapshot);
+  const warnings: string[] = [];
+  const catalogue = new Catalogue();
+  const failing = (): ReplayWorker => ({ answer: Promise.reject(new Error('no threads here')), cancel: async () => {} });
+  const replayed = await replayLog(path, catalogue, nodeLogFileSystem, (message) => warnings.push(message), ALWAYS, failing);
+  assert.is(replayed.inWorker, false);
+  assert.is(replayed.records, 300);
+  assert.is(replayed.lastSeq, 300);
+  assert.equal([...catalogue.entities()].map(([urn, aspects]) => [urn, [...aspects]]), expected);
+  assert.equal(warnings, [`${path}: replaying on one thread; the replay worker failed: no threads here`]);
+
+  // A bad line in the part replayed after the failure keeps its number in the whole file.
+  lines[250] = '{"seq": 251, oops';
+  writeFileSync(path, lines.join('\n') + '\n');
+  try {
+    await replayLog(path, new Catalogue(), nodeLogFileSystem, () => {}, ALWAYS, failing);
+    assert.unreachable('the replay must fail');
+  } catch (error) {
+    assert.instance(error, BadLine);
+    assert.is((error as BadLine).line, 251);
   }
 });
 

@@ -39,6 +39,12 @@ export interface WorkerRequest {
 }
 export type WorkerAnswer = { kind: 'done'; plan: ReplayPlan; read: ReadRecords } | { kind: 'bad'; line: number; problem: string };
 
+/** A started replay worker: its one answer, and a way to stop it early. */
+export interface ReplayWorker {
+  answer: Promise<WorkerAnswer>;
+  cancel: () => Promise<void>;
+}
+
 /**
  * Replays every record of the log at `path` into `target`, in log order; throws BadLine (numbered in
  * the whole file) for the first bad line. Logs of `parallelFromBytes` or more use a worker thread,
@@ -50,13 +56,17 @@ export async function replayLog(
   fs: LogFileSystem,
   warn: (message: string) => void,
   parallelFromBytes = PARALLEL_REPLAY_MIN_BYTES,
+  // A seam for tests of a worker that fails to run.
+  start: (request: WorkerRequest) => ReplayWorker = startWorker,
 ): Promise<Replayed> {
   const onRecord = (record: { changes: AspectChange[] }, line: string) => target.replay(record.changes, line);
   const size = fs === nodeLogFileSystem ? fileSize(path) : 0;
   const split = size >= parallelFromBytes ? splitPoint(path, size) : null;
   if (split === null) return { ...(await readRecords(fs.readChunks(path), onRecord)), inWorker: false };
 
-  const worker = startWorker({ path, start: split });
+  const worker = start({ path, start: split });
+  // The answer is awaited only after the first half: until then a failure must not count as unhandled.
+  worker.answer.catch(() => {});
   let head: ReadRecords;
   try {
     head = await readRecords(fs.readChunks(path, { end: split }), onRecord);
@@ -142,7 +152,7 @@ function readLines(path: string, lines: ReplayPlan['lines']): string[] {
   }
 }
 
-function startWorker(request: WorkerRequest): { answer: Promise<WorkerAnswer>; cancel: () => Promise<void> } {
+function startWorker(request: WorkerRequest): ReplayWorker {
   const here = fileURLToPath(import.meta.url);
   const file = new URL(`./replay-worker${extname(here)}`, import.meta.url);
   // Run from the TypeScript sources, the worker must register tsx's loader itself before it loads its
@@ -156,7 +166,5 @@ function startWorker(request: WorkerRequest): { answer: Promise<WorkerAnswer>; c
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`it exited with code ${code} before answering`)));
   });
-  // Cancelling rejects `answer`; nobody waits for it then.
-  answer.catch(() => {});
   return { answer, cancel: async () => void (await worker.terminate()) };
 }
