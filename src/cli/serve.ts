@@ -28,6 +28,7 @@ export async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<num
     return 0;
   }
   const auth = !values['no-auth'];
+  const started = performance.now();
   const hub = await startServer({
     port: parsePort(values.port, env),
     host: hostOf(values.host, env),
@@ -41,17 +42,21 @@ export async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<num
   });
   // Signals are handled before the banner is out: a tool that waits for the banner may stop us at once.
   closeOnSignals(hub);
-  process.stdout.write(banner(hub, auth, values.seed ?? []));
+  process.stdout.write(banner(hub, auth, values.seed ?? [], performance.now() - started));
   return 'running';
 }
 
-function banner(hub: RunningServer, auth: boolean, seeds: string[]): string {
+// Below this, how long the start took is not worth a word.
+const SLOW_START_MS = 1000;
+
+function banner(hub: RunningServer, auth: boolean, seeds: string[], startMs: number): string {
   const lines = [`minihub listening on ${hub.url}`];
   const { store } = hub;
+  const took = startMs < SLOW_START_MS ? '' : `; ready in ${(startMs / 1000).toFixed(1)} s${store.replayedInWorker ? ', the log replayed on two threads' : ''}`;
   lines.push(
     store.location === 'memory'
       ? '  store   in memory: nothing is written to disk'
-      : `  store   ${store.location} (${store.recordCount} records, ${store.catalogue.entityCount} entities)`,
+      : `  store   ${store.location} (${plural(store.recordCount, 'record')}, ${plural(store.catalogue.entityCount, 'entity', 'entities')}${took})`,
   );
   for (const report of hub.seeded) lines.push(`  seeded  ${describeReport(report)}`);
   if (seeds.length > 0 && hub.seeded.length === 0) lines.push('  seed    skipped: the data directory already holds a catalogue');
@@ -101,3 +106,7 @@ function closeOnSignals(hub: RunningServer): void {
   process.on('SIGTERM', onSignal);
 }
 
+
+function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
