@@ -217,4 +217,44 @@ twoThreads('replays the rest on the main thread, with a warning, when the worker
   }
 });
 
+twoThreads('opens a data directory with no log yet, whatever the threshold', async () => {
+  const dir = tempDataDir();
+  assert.is(await opened(dir, ALWAYS, (store) => store.recordCount), 0);
+});
+
+twoThreads('falls back the same way when the worker cannot even be started', async () => {
+  const dir = logDir(mixedLog(13, 200));
+  const warnings: string[] = [];
+  const throwing = (): ReplayWorker => {
+    throw new Error('Cannot find package tsx');
+  };
+  const replayed = await replayLog(join(dir, LOG), new Catalogue(), nodeLogFileSystem, (message) => warnings.push(message), ALWAYS, throwing);
+  assert.is(replayed.records, 200);
+  assert.is(replayed.inWorker, false);
+  assert.match(warnings[0] as string, /replay worker failed: Cannot find package tsx/);
+});
+
+twoThreads('refuses a line that starts with a byte order mark, at the file’s start or the worker’s', async () => {
+  // A decoder drops a BOM at the start of what it decodes, which would accept the line and shift every
+  // byte position after it; wherever the file is cut, a BOM stays in the text and fails JSON.parse.
+  const lines = mixedLog(14, 200);
+  const size = lines.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0);
+  let splitLine = 0;
+  for (let start = 0; start <= size / 2; splitLine++) start += Buffer.byteLength(lines[splitLine] as string) + 1;
+  for (const at of [0, splitLine]) {
+    const dir = tempDataDir();
+    writeFileSync(join(dir, LOG), Buffer.concat(lines.map((line, n) => Buffer.from((n === at ? '\uFEFF' : '') + line + '\n'))));
+    assert.match(await openFails(dir), new RegExp(`${LOG}:${at + 1}: not valid JSON`), `a BOM on line ${at + 1}`);
+  }
+});
+
+twoThreads('reports the first bad line of a batch, bad JSON before bad UTF-8', async () => {
+  const lines = mixedLog(15, 200);
+  lines[160] = 'not json';
+  const dir = tempDataDir();
+  const bytes = lines.map((line, n) => (n === 190 ? Buffer.from([0xc3, 0x28, 0x0a]) : Buffer.from(line + '\n')));
+  writeFileSync(join(dir, LOG), Buffer.concat(bytes));
+  assert.match(await openFails(dir), new RegExp(`${LOG}:161: not valid JSON`));
+});
+
 twoThreads.run();

@@ -106,7 +106,6 @@ function closeOnSignals(hub: RunningServer): void {
   process.on('SIGTERM', onSignal);
 }
 
-
 function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }

@@ -70,7 +70,20 @@ async function forEachLine(chunks: AsyncIterable<Buffer>, onLine: (text: string,
     let at = end;
     end += bytes.length;
     const ascii = isAscii(bytes);
-    const text = ascii ? bytes.toString('latin1') : decodeStrictly(bytes, line);
+    const text = ascii ? bytes.toString('latin1') : decodeOrNull(bytes);
+    if (text === null) {
+      // Some line is not UTF-8: decode and hand on the lines one at a time, so the first bad line is
+      // reported, bad UTF-8 or bad JSON, wherever the file was cut into batches.
+      for (let start = 0; start < bytes.length; ) {
+        const stop = bytes.indexOf(NEWLINE, start);
+        const lineText = decodeOrNull(bytes.subarray(start, stop));
+        if (lineText === null) throw new BadLine(line + 1, 'not valid UTF-8');
+        onLine(lineText, ++line, at);
+        at += stop - start + 1;
+        start = stop + 1;
+      }
+      continue;
+    }
     for (let start = 0, stop = text.indexOf('\n'); stop !== -1; start = stop + 1, stop = text.indexOf('\n', start)) {
       const lineText = text.slice(start, stop);
       onLine(lineText, ++line, at);
@@ -81,28 +94,19 @@ async function forEachLine(chunks: AsyncIterable<Buffer>, onLine: (text: string,
   return { end, tail: Buffer.concat(pending), lines: line };
 }
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM: a byte order mark stays in the text (and fails JSON.parse) rather than vanish from the
+// start of whichever batch it begins, which would also shift every byte position after it.
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
- * Decodes whole lines that are not all ASCII, refusing invalid UTF-8 (a lenient decode would replay
- * U+FFFD as if written). ASCII, mostly what logs hold, is valid UTF-8 as it stands and decodes byte
- * for byte as Latin-1: several times faster than a checked decode, so callers take that way first.
+ * Decodes whole lines that are not all ASCII, or null where they are not valid UTF-8 (a lenient
+ * decode would replay U+FFFD as if written). ASCII, mostly what logs hold, is valid UTF-8 as it
+ * stands and decodes byte for byte as Latin-1: several times faster, so callers try that first.
  */
-function decodeStrictly(bytes: Buffer, linesBefore: number): string {
+function decodeOrNull(bytes: Buffer): string | null {
   try {
     return UTF8.decode(bytes);
   } catch {
-    let line = linesBefore;
-    for (let start = 0; start < bytes.length; ) {
-      const stop = bytes.indexOf(NEWLINE, start);
-      line++;
-      try {
-        UTF8.decode(bytes.subarray(start, stop));
-      } catch {
-        throw new BadLine(line, 'not valid UTF-8');
-      }
-      start = stop + 1;
-    }
-    throw new BadLine(line, 'not valid UTF-8');
+    return null;
   }
 }

@@ -1,7 +1,6 @@
-// A run of log records condensed so another thread can hand it over cheaply: every change's entity
-// and aspect in log order, but a value only for the changes no later change in the run replaces, and
-// long lines by where they are in the file, not their text. Pure data and its two ends (built in the
-// replay worker, read by the catalogue); no threads and no file access here.
+// A run of log records condensed for a cheap hand-over between threads: every change's entity and aspect
+// in order, a value only where no later change replaces it, long lines by their place in the file.
+// Pure data and its two ends (built in the replay worker, read by the catalogue); no threads, no files.
 
 import type { AspectChange } from './catalogue.ts';
 import type { JsonValue } from './json.ts';
@@ -29,7 +28,7 @@ const FIRST_LINE = -3;
  * What a change replaced later in the same plan is applied as, so entities and aspects keep the order
  * a full replay gives them; the later change always overwrites it before the plan ends.
  */
-export const REPLACED_LATER: JsonValue = Object.freeze({ replacedLater: true });
+const REPLACED_LATER: JsonValue = Object.freeze({ replacedLater: true });
 
 /** A long line whose values stay text; kept only while some change of it is still the latest. */
 class PendingLine {

@@ -4,9 +4,8 @@
 
 import { isAscii } from 'node:buffer';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { extname } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
 import type { AspectChange } from './catalogue.ts';
@@ -61,17 +60,24 @@ export async function replayLog(
 ): Promise<Replayed> {
   const onRecord = (record: { changes: AspectChange[] }, line: string) => target.replay(record.changes, line);
   const size = fs === nodeLogFileSystem ? fileSize(path) : 0;
-  const split = size >= parallelFromBytes ? splitPoint(path, size) : null;
+  const split = size > 0 && size >= parallelFromBytes ? splitPoint(path, size) : null;
   if (split === null) return { ...(await readRecords(fs.readChunks(path), onRecord)), inWorker: false };
 
-  const worker = start({ path, start: split });
+  let worker: ReplayWorker;
+  try {
+    worker = start({ path, start: split });
+  } catch (error) {
+    // No worker at all (say, the TypeScript sources run without tsx): the same as one that failed.
+    worker = { answer: Promise.reject(error), cancel: async () => {} };
+  }
   // The answer is awaited only after the first half: until then a failure must not count as unhandled.
   worker.answer.catch(() => {});
   let head: ReadRecords;
   try {
     head = await readRecords(fs.readChunks(path, { end: split }), onRecord);
   } catch (error) {
-    await worker.cancel();
+    // Stopping the worker must not hide why the replay failed.
+    await worker.cancel().catch(() => {});
     throw error;
   }
   let answer: WorkerAnswer;
@@ -112,7 +118,7 @@ function fileSize(path: string): number {
   }
 }
 
-/** Where the worker's part starts: the first line that begins at or after this thread's share; null when there is none. */
+/** Where the worker's part starts: the first line that begins after this thread's share; null when there is none. */
 function splitPoint(path: string, size: number): number | null {
   const fd = openSync(path, 'r');
   try {
@@ -126,14 +132,6 @@ function splitPoint(path: string, size: number): number | null {
   } finally {
     closeSync(fd);
   }
-}
-
-/** The URL of tsx's ES module API (`register`), for a worker started from the TypeScript sources. */
-function tsxApi(): string {
-  if (typeof import.meta.resolve === 'function') return import.meta.resolve('tsx/esm/api');
-  // A test runner that required tsx compiled this file to CommonJS, which has no import.meta.resolve;
-  // require finds the package's CommonJS build, and its ES module build sits beside it.
-  return pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href.replace(/\.cjs$/, '.mjs');
 }
 
 /** The text of each line at `lines`, which the worker read and checked as UTF-8 already. */
@@ -153,14 +151,9 @@ function readLines(path: string, lines: ReplayPlan['lines']): string[] {
 }
 
 function startWorker(request: WorkerRequest): ReplayWorker {
-  const here = fileURLToPath(import.meta.url);
-  const file = new URL(`./replay-worker${extname(here)}`, import.meta.url);
-  // Run from the TypeScript sources, the worker must register tsx's loader itself before it loads its
-  // module: tsx's --import hooks do not reach worker threads.
-  const worker =
-    extname(here) === '.ts'
-      ? new Worker(`import(${JSON.stringify(tsxApi())}).then((tsx) => { tsx.register(); return import(${JSON.stringify(file.href)}); })`, { eval: true, workerData: request })
-      : new Worker(file, { workerData: request });
+  // From the TypeScript sources, a plain module registers tsx in the worker first (see it).
+  const entry = extname(fileURLToPath(import.meta.url)) === '.ts' ? './replay-worker-tsx.mjs' : './replay-worker.js';
+  const worker = new Worker(new URL(entry, import.meta.url), { workerData: request });
   const answer = new Promise<WorkerAnswer>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
