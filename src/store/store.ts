@@ -14,6 +14,8 @@ export const COMPACT_RATIO = 4;
 export const COMPACT_MIN_BYTES = 1024 * 1024;
 
 const COMPACTION_ACTOR = 'urn:li:corpuser:datahub';
+// How many turns of the event loop a commit batch waits at most for the writers of the one before.
+const LINGER_TURNS = 8;
 
 export interface StoreOptions {
   /** The data directory holding the log; null keeps everything in memory. */
@@ -175,7 +177,13 @@ export class Store {
       // A job runs after exactly the commits queued before it was asked for, and before any later one.
       const limit = this.#jobs[0]?.after ?? this.#queue.length;
       if (limit > 0) await this.#commitBatch(limit);
+      // The writers just answered and those already waiting are the writers active now; give the first
+      // a few turns of the event loop to send their next commit, so all share one sync. Without it,
+      // 32 writers settle into two alternating half-batches, and a sync per batch costs CPU (~20% less
+      // CPU per write measured with batches of ~25 instead of ~15).
+      const active = limit + this.#queue.length;
       await yieldToIo();
+      for (let turn = 0; turn < LINGER_TURNS && this.#queue.length < active && this.#jobs.length === 0 && !this.#closed; turn++) await yieldToIo();
       let ran = 0;
       while (this.#jobs[0]?.after === 0) {
         await (this.#jobs.shift() as Job).run();
