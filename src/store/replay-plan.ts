@@ -84,13 +84,12 @@ export class PlanBuilder {
     const ops = Int32Array.from(this.#ops);
     const values: JsonValue[] = [];
     const lines: ReplayPlan['lines'] = [];
-    const seen = new Set<PendingLine>();
     for (let op = 0; op < this.#pending.length; op++) {
       const pending = this.#pending[op];
       if (pending === undefined) continue;
       if (pending instanceof PendingLine) {
-        if (!seen.has(pending)) {
-          seen.add(pending);
+        // Slots of lines are negative: 0 means this line has none yet.
+        if (pending.slot === 0) {
           pending.slot = FIRST_LINE - lines.length;
           lines.push({ start: pending.start, bytes: pending.bytes, changes: pending.changes });
         }
