@@ -8,6 +8,7 @@ import { MinihubError } from '../errors.ts';
 import { mcpFileText, type McpRecord } from '../store/export.ts';
 import { LOG_FILE } from '../store/file-log.ts';
 import { EXPORT_HELP } from './help.ts';
+import { plural } from './report.ts';
 import { dataDirOf, parse } from './options.ts';
 import { withStore } from './with-store.ts';
 
@@ -53,7 +54,7 @@ function summary(records: readonly McpRecord[], tokens: number, where: string): 
   }
   const entities = [...perType.values()].reduce((sum, urns) => sum + urns.size, 0);
   const counts = [...perType].map(([type, urns]) => `${type} ${urns.size}`).join(', ');
-  const left = tokens === 0 ? '' : `; ${tokens} access ${tokens === 1 ? 'token' : 'tokens'} left out (never exported)`;
+  const left = tokens === 0 ? '' : `; ${plural(tokens, 'access token')} left out (never exported)`;
   return `exported ${records.length} aspects of ${entities} entities to ${where}${counts === '' ? '' : ` (${counts})`}${left}`;
 }
 

@@ -1,4 +1,4 @@
-// One-line summaries of ingest reports, shared by `serve --seed` and `ingest`.
+// One-line summaries of ingest reports, shared by `serve --seed` and `ingest`, and counted nouns.
 
 import type { IngestReport } from '../ingest/ingest.ts';
 
@@ -10,4 +10,9 @@ export function describeReport(report: IngestReport): string {
     `${report.source}: ${report.records} records, ${report.written} aspects written, ${report.unchanged} unchanged, ` +
     `${report.rejected.length} rejected` + (entities === '' ? '' : ` (${entities})`)
   );
+}
+
+/** `1 record`, `2 records`; `many` for irregular plurals. */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
 }

@@ -3,7 +3,7 @@
 import { startServer, type RunningServer } from '../index.ts';
 import { SERVE_HELP } from './help.ts';
 import { dataDirOf, hostOf, parse, parseCorsOrigins, parseLimits, parsePort } from './options.ts';
-import { describeReport } from './report.ts';
+import { describeReport, plural } from './report.ts';
 
 export async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<number | 'running'> {
   const { values } = parse(
@@ -104,8 +104,4 @@ function closeOnSignals(hub: RunningServer): void {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-}
-
-function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count} ${count === 1 ? one : many}`;
 }

@@ -112,7 +112,7 @@ export class Catalogue implements AspectReader {
   }
 
   // One change; removing an entity's last aspect removes the entity, so a later change re-creates it last.
-  #put(urn: string, aspect: string, value: StoredValue | null): void {
+  #put(urn: string, aspect: string, value: StoredValue): void {
     let aspects = this.#entities.get(urn);
     if (value === null) {
       aspects?.delete(aspect);

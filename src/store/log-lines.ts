@@ -76,7 +76,7 @@ async function forEachLine(chunks: AsyncIterable<Buffer>, onLine: (text: string,
       // reported, bad UTF-8 or bad JSON, wherever the file was cut into batches.
       for (let start = 0; start < bytes.length; ) {
         const stop = bytes.indexOf(NEWLINE, start);
-        const lineText = decodeOrNull(bytes.subarray(start, stop));
+        const lineText = decodeUtf8(bytes.subarray(start, stop));
         if (lineText === null) throw new BadLine(line + 1, 'not valid UTF-8');
         onLine(lineText, ++line, at);
         at += stop - start + 1;
@@ -99,10 +99,14 @@ async function forEachLine(chunks: AsyncIterable<Buffer>, onLine: (text: string,
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
- * Decodes whole lines that are not all ASCII, or null where they are not valid UTF-8 (a lenient
- * decode would replay U+FFFD as if written). ASCII, mostly what logs hold, is valid UTF-8 as it
- * stands and decodes byte for byte as Latin-1: several times faster, so callers try that first.
+ * Decodes UTF-8 text, or null where it is not valid (a lenient decode would replay U+FFFD as if
+ * written). ASCII, mostly what logs hold, is valid UTF-8 as it stands and decodes byte for byte as
+ * Latin-1: several times faster than a checked decode, so that comes first.
  */
+export function decodeUtf8(bytes: Buffer): string | null {
+  return isAscii(bytes) ? bytes.toString('latin1') : decodeOrNull(bytes);
+}
+
 function decodeOrNull(bytes: Buffer): string | null {
   try {
     return UTF8.decode(bytes);

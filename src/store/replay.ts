@@ -2,7 +2,6 @@
 // the first part while a worker thread reads and checks the rest and hands back only what survives
 // of it (replay-plan.ts), since start-up is bound by JSON.parse. It reads; it never writes the log.
 
-import { isAscii } from 'node:buffer';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 
 import type { AspectChange } from './catalogue.ts';
 import { nodeLogFileSystem, type LogFileSystem } from './log-fs.ts';
-import { BadLine, readRecords, type ReadRecords } from './log-lines.ts';
+import { BadLine, decodeUtf8, readRecords, type ReadRecords } from './log-lines.ts';
 import type { ReplayPlan } from './replay-plan.ts';
 
 /** Logs at least this big are replayed on two threads; below it a worker's start costs more than it saves. */
@@ -145,8 +144,9 @@ function readLines(path: string, lines: ReplayPlan['lines']): string[] {
     return lines.map(({ start, bytes }) => {
       // A buffer per line: its string is copied out of it, so nothing larger stays alive.
       const buffer = Buffer.allocUnsafe(bytes);
-      if (readSync(fd, buffer, 0, bytes, start) !== bytes) throw new Error(`${path} ended before byte ${start + bytes}`);
-      return isAscii(buffer) ? buffer.toString('latin1') : buffer.toString('utf8');
+      const text = readSync(fd, buffer, 0, bytes, start) === bytes ? decodeUtf8(buffer) : null;
+      if (text === null) throw new Error(`${path}: the line at byte ${start} changed while it was replayed`);
+      return text;
     });
   } finally {
     closeSync(fd);
