@@ -25,6 +25,7 @@ export { DEFAULT_LIMITS, type Limits } from './limits.ts';
 export type { McpRecord } from './store/export.ts';
 export type { ByteRange, LogFile, LogFileSystem } from './store/log-fs.ts';
 export { PARALLEL_REPLAY_MIN_BYTES } from './store/replay.ts';
+export { sampleCatalogue } from './sample.ts';
 export type { Store } from './store/store.ts';
 
 /**

@@ -1,10 +1,10 @@
 // A whole uvu test file using minihub: a seeded catalogue on a free port, one read, closed at the end.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startServer } from '../src/index.ts';
+import { sampleCatalogue, startServer } from '../src/index.ts';
 
 test('reads a dataset description from a seeded minihub', async () => {
-  const hub = await startServer({ seed: ['data/sample-catalogue.json'] }); // port 0, in memory
+  const hub = await startServer({ seed: [sampleCatalogue] }); // port 0, in memory
   try {
     const urn = 'urn:li:dataset:(urn:li:dataPlatform:postgres,shop.public.orders,PROD)';
     const response = await fetch(hub.graphqlUrl, {

@@ -212,7 +212,7 @@ readme('shows test/example.test.ts verbatim under "Use it in your tests"', () =>
   const example = readFileSync(join(ROOT, 'test/example.test.ts'), 'utf8');
   // The one allowed difference: readers import the package by name, the suite imports the source.
   // Exactly one import line is swapped, so any other edit to either copy fails here.
-  const asPublished = example.replace("import { startServer } from '../src/index.ts';", "import { startServer } from 'minihub';");
+  const asPublished = example.replace("import { sampleCatalogue, startServer } from '../src/index.ts';", "import { sampleCatalogue, startServer } from 'minihub';");
   assert.is.not(asPublished, example, 'test/example.test.ts still imports ../src/index.ts');
   assert.is(section[1], asPublished);
 });

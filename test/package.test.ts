@@ -4,7 +4,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFile, spawn } from 'node:child_process';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -78,6 +78,19 @@ await hub.close();
   writeFileSync(join(project, 'use.ts'), `import { startServer, type RunningServer } from 'minihub';\nconst hub: RunningServer = await startServer({ port: 0 });\nawait hub.close();\n`);
   writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ['use.ts'] }));
   await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: project });
+});
+
+pack('runs the README\'s test example unchanged from the installed package', async ({ project }) => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const example = /^## Use it in your tests\n[\s\S]*?```ts\n([\s\S]*?)```/m.exec(readme)?.[1];
+  assert.ok(example !== undefined, 'README has a "## Use it in your tests" section with a ts block');
+  // The example is plain JavaScript apart from its file name; uvu comes from this checkout, as a
+  // consumer's own devDependency would.
+  writeFileSync(join(project, 'example.test.mjs'), example);
+  symlinkSync(join(ROOT, 'node_modules', 'uvu'), join(project, 'node_modules', 'uvu'));
+  const ran = await run(process.execPath, ['example.test.mjs'], { cwd: project, env: { ...process.env, FORCE_COLOR: '0' } });
+  assert.match(ran.stdout, /Passed:\s+1\b/);
+  assert.match(ran.stdout, /Total:\s+1\b/);
 });
 
 pack.run();
