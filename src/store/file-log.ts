@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { MinihubError } from '../errors.ts';
+import { ChunkedWriter, MAX_CHUNK_BYTES } from './chunked-writer.ts';
 import { acquireLock } from './lock.ts';
 import { nodeLogFileSystem, type LogFile, type LogFileSystem } from './log-fs.ts';
 import { BadLine } from './log-lines.ts';
@@ -30,8 +31,11 @@ export interface LogStorage {
   readonly size: number;
   /** Writes the records; resolves only once they are durable. On failure nothing of them remains. */
   append(records: readonly LogRecord[]): Promise<void>;
-  /** Replaces the whole log with `records` atomically: afterwards it holds either the old or the new. */
-  rewrite(records: readonly LogRecord[]): Promise<void>;
+  /**
+   * Replaces the whole log with `records` atomically: afterwards it holds either the old or the new.
+   * The records are read once, as they are written, in chunks: the new log is never one string.
+   */
+  rewrite(records: Iterable<LogRecord>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -49,7 +53,10 @@ export class MemoryLog implements LogStorage {
   readonly location = 'memory';
   readonly size = 0;
   async append(): Promise<void> {}
-  async rewrite(): Promise<void> {}
+  async rewrite(records: Iterable<LogRecord>): Promise<void> {
+    // Drain the records all the same: a caller may count them as they are produced.
+    for (const record of records) void record;
+  }
   async close(): Promise<void> {}
 }
 
@@ -64,6 +71,7 @@ export async function openFileLog(
   warn: (message: string) => void,
   fs: LogFileSystem = nodeLogFileSystem,
   parallelFromBytes?: number,
+  maxChunkBytes: number = MAX_CHUNK_BYTES,
 ): Promise<OpenedLog> {
   mkdirSync(dir, { recursive: true });
   const release = acquireLock(dir);
@@ -88,7 +96,7 @@ export async function openFileLog(
     const file = await fs.open(path, { create: true, truncate: false });
     try {
       if (tail.length > 0) await cutTornTail(fs, file, path, tail, end, warn);
-      return { storage: new FileLog(fs, path, dir, file, end, release), records, lastSeq, replayedInWorker: inWorker };
+      return { storage: new FileLog(fs, path, dir, file, end, release, maxChunkBytes), records, lastSeq, replayedInWorker: inWorker };
     } catch (error) {
       await file.close();
       throw error;
@@ -104,14 +112,16 @@ class FileLog implements LogStorage {
   readonly #fs: LogFileSystem;
   readonly #dir: string;
   readonly #release: () => void;
+  readonly #maxChunkBytes: number;
   #file: LogFile;
   #size: number;
   #directorySynced = false;
   // Set when a failed append could not be undone: the file's tail is unknown, so no more writes.
   #broken: MinihubError | null = null;
 
-  constructor(fs: LogFileSystem, path: string, dir: string, file: LogFile, size: number, release: () => void) {
+  constructor(fs: LogFileSystem, path: string, dir: string, file: LogFile, size: number, release: () => void, maxChunkBytes: number) {
     this.#fs = fs;
+    this.#maxChunkBytes = maxChunkBytes;
     this.location = path;
     this.#dir = dir;
     this.#file = file;
@@ -142,15 +152,20 @@ class FileLog implements LogStorage {
     this.#size += bytes.length;
   }
 
-  async rewrite(records: readonly LogRecord[]): Promise<void> {
+  async rewrite(records: Iterable<LogRecord>): Promise<void> {
     if (this.#broken !== null) throw this.#broken;
     const temporary = this.location + COMPACT_SUFFIX;
-    const bytes = encodeLines(records);
+    let newSize = 0;
     // Steps 1-2: the new log in full, durable, beside the old one; a failure here leaves the old log alone.
     try {
       const file = await this.#fs.open(temporary, { create: true, truncate: true });
       try {
-        await writeAll(file, bytes, 0);
+        // Line by line into bounded chunks, each written at the end of the last: a log larger than
+        // V8's string cap compacts like any other.
+        const writer: ChunkedWriter = new ChunkedWriter((chunk) => writeAll(file, chunk, writer.bytesWritten), this.#maxChunkBytes);
+        for (const record of records) await writer.add(JSON.stringify(record) + '\n');
+        await writer.flush();
+        newSize = writer.bytesWritten;
         await file.sync();
       } finally {
         await file.close();
@@ -167,7 +182,7 @@ class FileLog implements LogStorage {
     this.#directorySynced = false;
     try {
       this.#file = await this.#fs.open(this.location, { create: false, truncate: false });
-      this.#size = bytes.length;
+      this.#size = newSize;
     } catch (error) {
       this.#broken = new MinihubError('SERVER_ERROR', WRITES_REFUSED, { cause: error });
       throw new CompactedButBroken(`${this.location} was compacted but could not be reopened: ${(error as Error).message}`);

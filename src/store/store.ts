@@ -28,6 +28,8 @@ export interface StoreOptions {
   autoCompact?: boolean;
   /** Replay logs of at least this many bytes on two threads (default PARALLEL_REPLAY_MIN_BYTES); tests lower it. */
   parallelReplayBytes?: number;
+  /** The largest Buffer compaction builds before writing it (default MAX_CHUNK_BYTES, 4 MiB); tests lower it. */
+  maxChunkBytes?: number;
 }
 
 /** Computes a change from the current state; throws to refuse it. Runs in log order, one at a time. */
@@ -96,7 +98,7 @@ export class Store {
     const catalogue = new Catalogue();
     if (options.dataDir === null) return new Store(catalogue, new MemoryLog(), 0, 0, autoCompact, warn);
     // Records are applied as they are read, so replay never holds more than the catalogue itself.
-    const opened = await openFileLog(options.dataDir, catalogue, warn, options.fileSystem, options.parallelReplayBytes);
+    const opened = await openFileLog(options.dataDir, catalogue, warn, options.fileSystem, options.parallelReplayBytes, options.maxChunkBytes);
     return new Store(catalogue, opened.storage, opened.records, opened.lastSeq, autoCompact, warn, opened.replayedInWorker);
   }
 
@@ -229,23 +231,28 @@ export class Store {
   async #runCompaction(): Promise<CompactionReport> {
     const bytesBefore = this.#log.size;
     const time = Date.now();
-    const records: LogRecord[] = [];
-    for (const [urn, aspects] of this.catalogue.entities()) {
-      const changes = [...aspects].map(([aspect, value]) => ({ urn, aspect, value }));
-      records.push({ seq: records.length + 1, time, actor: COMPACTION_ACTOR, op: 'compact', changes });
+    let count = 0;
+    // Produced as the log writes them, never all at once. The catalogue cannot change meanwhile: this
+    // runs as a job, and commits queued during its writes wait for it (reads go on).
+    const catalogue = this.catalogue;
+    function* compacted(): Generator<LogRecord> {
+      for (const [urn, aspects] of catalogue.entities()) {
+        const changes = [...aspects].map(([aspect, value]) => ({ urn, aspect, value }));
+        yield { seq: ++count, time, actor: COMPACTION_ACTOR, op: 'compact', changes };
+      }
     }
     try {
-      await this.#log.rewrite(records);
+      await this.#log.rewrite(compacted());
     } catch (error) {
       const switched = error instanceof CompactedButBroken;
-      if (switched) this.#afterRewrite(records.length);
+      if (switched) this.#afterRewrite(count);
       // Back off, so a disk that keeps failing is not rewritten again on every commit batch.
       else this.#nextCompactionCheck = Math.max(this.#nextCompactionCheck, 2 * this.#log.size);
       const outcome = switched ? 'the new log is in place, but writes are refused until a restart' : 'the log is unchanged';
       throw new MinihubError('SERVER_ERROR', `compaction of ${this.#log.location} failed: ${(error as Error).message}; ${outcome}`, { cause: error });
     }
-    this.#afterRewrite(records.length);
-    return { bytesBefore, bytesAfter: this.#log.size, records: records.length };
+    this.#afterRewrite(count);
+    return { bytesBefore, bytesAfter: this.#log.size, records: count };
   }
 
   #afterRewrite(records: number): void {
