@@ -1,11 +1,15 @@
 // `minihub export [--out FILE]`: writes a data directory's whole catalogue as a DataHub MCP file, to
-// stdout (JSON only; the summary goes to stderr) or atomically to FILE. Never creates a data directory.
+// stdout (JSON only; the summary goes to stderr) or atomically to FILE, record by record so a catalogue
+// of any size exports. Never creates a data directory.
 
-import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 import { MinihubError } from '../errors.ts';
-import { mcpFileText, type McpRecord } from '../store/export.ts';
+import type { ChunkSink } from '../store/chunked-writer.ts';
+import { exportedRecords, writeMcpFile, type McpRecord } from '../store/export.ts';
 import { LOG_FILE } from '../store/file-log.ts';
 import { EXPORT_HELP } from './help.ts';
 import { plural } from './report.ts';
@@ -24,55 +28,94 @@ export async function exportCommand(args: string[], env: NodeJS.ProcessEnv): Pro
   }
   if (positionals.length > 0) throw new MinihubError('USAGE', `export takes no arguments, got "${positionals.join(' ')}"; use --out FILE`);
   if (values.out === '') throw new MinihubError('USAGE', '--out needs a file name');
+  const out = values.out;
   const dataDir = dataDirOf(values.data, env);
   // Opening a store creates the directory; a mistyped --data should fail, not export an empty catalogue.
   if (!existsSync(join(dataDir, LOG_FILE))) {
     throw new MinihubError('BAD_REQUEST', `no catalogue in ${dataDir} (expected ${join(dataDir, LOG_FILE)}); nothing to export`);
   }
-  // The file is written after the store is closed, so the lock is held only while reading.
-  const { records, tokens } = await withStore(dataDir, async (store) => ({
-    records: store.export(),
-    tokens: [...store.catalogue.urnsOfType('dataHubAccessToken')].length,
-  }));
-  const text = mcpFileText(records);
-  if (values.out === undefined) {
-    process.stdout.write(text);
-    process.stderr.write(`${summary(records, tokens, 'stdout')}\n`);
-  } else {
-    writeAtomically(values.out, text);
-    process.stdout.write(`${summary(records, tokens, values.out)}\n`);
-  }
+  // The records are written as they are read from the catalogue, so the store (and its lock) stays
+  // open until the last byte is out: nothing can change it meanwhile.
+  await withStore(dataDir, async (store) => {
+    const counts = new EntityCounts();
+    const records = counts.counting(exportedRecords(store.catalogue));
+    const tokens = [...store.catalogue.urnsOfType('dataHubAccessToken')].length;
+    if (out === undefined) {
+      await writeToStdout((sink) => writeMcpFile(records, sink));
+      process.stderr.write(`${counts.summary(tokens, 'stdout')}\n`);
+    } else {
+      await writeAtomically(out, (sink) => writeMcpFile(records, sink));
+      process.stdout.write(`${counts.summary(tokens, out)}\n`);
+    }
+  });
   return 0;
 }
 
-function summary(records: readonly McpRecord[], tokens: number, where: string): string {
-  const perType = new Map<string, Set<string>>();
-  for (const { entityType, entityUrn } of records) {
-    let urns = perType.get(entityType);
-    if (urns === undefined) perType.set(entityType, (urns = new Set()));
-    urns.add(entityUrn);
+/** Counts records and entities per type as they pass (an entity's records come together). */
+class EntityCounts {
+  #records = 0;
+  #lastUrn: string | null = null;
+  readonly #perType = new Map<string, number>();
+
+  *counting(records: Iterable<McpRecord>): Generator<McpRecord> {
+    for (const record of records) {
+      this.#records++;
+      if (record.entityUrn !== this.#lastUrn) {
+        this.#lastUrn = record.entityUrn;
+        this.#perType.set(record.entityType, (this.#perType.get(record.entityType) ?? 0) + 1);
+      }
+      yield record;
+    }
   }
-  const entities = [...perType.values()].reduce((sum, urns) => sum + urns.size, 0);
-  const counts = [...perType].map(([type, urns]) => `${type} ${urns.size}`).join(', ');
-  const left = tokens === 0 ? '' : `; ${plural(tokens, 'access token')} left out (never exported)`;
-  return `exported ${records.length} aspects of ${entities} entities to ${where}${counts === '' ? '' : ` (${counts})`}${left}`;
+
+  summary(tokens: number, where: string): string {
+    const entities = [...this.#perType.values()].reduce((sum, count) => sum + count, 0);
+    const counts = [...this.#perType].map(([type, count]) => `${type} ${count}`).join(', ');
+    const left = tokens === 0 ? '' : `; ${plural(tokens, 'access token')} left out (never exported)`;
+    return `exported ${this.#records} aspects of ${entities} entities to ${where}${counts === '' ? '' : ` (${counts})`}${left}`;
+  }
+}
+
+// Honours backpressure (a slow pipe reader holds the export back rather than filling memory), and a
+// closed pipe becomes one line, not an unhandled 'error' event.
+async function writeToStdout(write: (sink: ChunkSink) => Promise<unknown>): Promise<void> {
+  const stream = process.stdout;
+  let failure: Error | null = null;
+  const onError = (error: Error) => {
+    failure ??= error;
+  };
+  stream.on('error', onError);
+  try {
+    await write(async (chunk) => {
+      if (failure !== null) throw failure;
+      if (!stream.write(chunk)) await once(stream, 'drain');
+    });
+  } catch (error) {
+    if (error instanceof MinihubError) throw error;
+    throw new MinihubError('SERVER_ERROR', `cannot write the export to stdout: ${(error as Error).message}; use --out FILE`, { cause: error });
+  } finally {
+    stream.off('error', onError);
+  }
 }
 
 // A temp file beside the target, synced and renamed over it: a reader never sees half a file, and a
 // failure leaves any earlier export in place.
-function writeAtomically(path: string, text: string): void {
+async function writeAtomically(path: string, write: (sink: ChunkSink) => Promise<unknown>): Promise<void> {
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
   try {
-    const fd = openSync(temp, 'wx', 0o644);
+    const file = await open(temp, 'wx', 0o644);
     try {
-      writeFileSync(fd, text);
-      fsyncSync(fd);
+      await write(async (chunk) => {
+        for (let done = 0; done < chunk.length; ) done += (await file.write(chunk, done, chunk.length - done)).bytesWritten;
+      });
+      await file.sync();
     } finally {
-      closeSync(fd);
+      await file.close();
     }
-    renameSync(temp, path);
+    await rename(temp, path);
   } catch (error) {
-    rmSync(temp, { force: true });
+    await rm(temp, { force: true });
+    if (error instanceof MinihubError) throw error;
     const { code } = error as NodeJS.ErrnoException;
     const why = code === 'ENOENT' ? 'its directory does not exist' : code === 'EISDIR' ? 'it is a directory' : (error as Error).message;
     throw new MinihubError('BAD_REQUEST', `cannot write ${path}: ${why}`, { cause: error });

@@ -1,7 +1,9 @@
 // Turns the catalogue into DataHub MetadataChangeProposals, one per aspect, as DataHub's `file` sink
-// writes them, so DataHub's `file` source can load them. Pure: no I/O; the CLI writes the result.
+// writes them, so DataHub's `file` source can load them. No file I/O: the file's bytes go to a sink
+// the caller owns (the CLI's file or stdout), chunk by chunk.
 
 import { parseUrn } from '../urn.ts';
+import { ChunkedWriter, type ChunkSink } from './chunked-writer.ts';
 import type { Catalogue } from './catalogue.ts';
 import type { JsonValue } from './json.ts';
 
@@ -33,21 +35,44 @@ const TOKEN_ASPECT = 'dataHubAccessTokenInfo';
  * Access tokens are left out. Users' `roleMembership` is kept: DataHub has that aspect too.
  */
 export function exportCatalogue(catalogue: Pick<Catalogue, 'entities'>): McpRecord[] {
-  const records: McpRecord[] = [];
+  return [...exportedRecords(catalogue)].map((record) => ({ ...record, aspect: { json: structuredClone(record.aspect.json) } }));
+}
+
+/**
+ * The records of exportCatalogue() one at a time, as they are asked for, holding the catalogue's own
+ * values (not copies: only for serialising). The catalogue must not change until the last is taken.
+ */
+export function* exportedRecords(catalogue: Pick<Catalogue, 'entities'>): Generator<McpRecord> {
   for (const [urn, aspects] of catalogue.entities()) {
     // The same parse ingestion checks `entityType` against, so the two always agree.
     const { entityType } = parseUrn(urn);
     if (entityType === TOKEN_ENTITY_TYPE) continue;
     for (const [aspectName, value] of aspects) {
       if (aspectName === TOKEN_ASPECT) continue;
-      records.push({ entityType, entityUrn: urn, changeType: 'UPSERT', aspectName, aspect: { json: structuredClone(value) } });
+      yield { entityType, entityUrn: urn, changeType: 'UPSERT', aspectName, aspect: { json: value } };
     }
   }
-  return records;
 }
 
 /** The text of a DataHub file: a JSON array, each record indented by 4 as DataHub's file sink writes it. */
 export function mcpFileText(records: readonly McpRecord[]): string {
   if (records.length === 0) return '[]\n';
   return `[\n${records.map((record) => JSON.stringify(record, null, 4)).join(',\n')}\n]\n`;
+}
+
+/**
+ * Writes the bytes of mcpFileText(records) to `sink` record by record, in chunks of at most
+ * `maxChunkBytes` (one record larger than that goes alone), so the file is never one string.
+ * Returns how many records were written.
+ */
+export async function writeMcpFile(records: Iterable<McpRecord>, sink: ChunkSink, maxChunkBytes?: number): Promise<number> {
+  const writer = new ChunkedWriter(sink, maxChunkBytes);
+  let count = 0;
+  for (const record of records) {
+    await writer.add(`${count === 0 ? '[\n' : ',\n'}${JSON.stringify(record, null, 4)}`);
+    count++;
+  }
+  await writer.add(count === 0 ? '[]\n' : '\n]\n');
+  await writer.flush();
+  return count;
 }
