@@ -1,7 +1,7 @@
 // DataHub URN parsing and validation: splits `urn:li:<entityType>:<key>` into its parts and checks the
 // rules DataHub always enforces. Pure: no I/O, no logging, and no decoding (DataHub keeps URN text as-is).
 
-import { badRequest } from './errors.ts';
+import { badRequest, shown } from './errors.ts';
 
 /** A URN split into its entity type and key parts. */
 export interface ParsedUrn {
@@ -28,10 +28,15 @@ export const FABRIC_TYPES: readonly string[] = [
 ];
 
 const PREFIX = 'urn:li:';
+const SCHEMA_FIELD_PREFIX = `${PREFIX}schemaField:`;
 const EXPECTED = 'expected urn:li:<entityType>:<key>';
 const ENTITY_TYPE = /^[a-z][A-Za-z0-9_]*$/;
-// DataHub's UrnValidationUtil limit; schemaField URNs embed a dataset URN and a field path, so they are exempt.
+// DataHub's UrnValidationUtil limit; schemaField URNs embed a dataset URN and a field path, so DataHub exempts them.
 const MAX_ENCODED_BYTES = 512;
+// minihub still caps schemaField URNs, so that no URN is unbounded: a dataset URN (at most 512 bytes) and
+// a field path. Nested v2 field paths ("[version=2.0].[type=struct]…") run to a few hundred characters and
+// encode to about twice that; 16 KiB is room for paths dozens of levels deep, and still microseconds to check.
+const MAX_SCHEMA_FIELD_ENCODED_BYTES = 16 * 1024;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 // U+241F is DataHub's internal delimiter, so it can never appear inside a URN.
 const DELIMITER = '\u241F';
@@ -40,6 +45,8 @@ const DELIMITER = '\u241F';
 const COMMON_ENTITY_TYPES = [
   'dataset', 'corpuser', 'corpGroup', 'tag', 'container', 'dataPlatform', 'glossaryTerm', 'schemaField',
 ];
+// A suggestion is at most two edits away, so nothing longer than the longest candidate + 2 can have one.
+const MAX_SUGGESTED_LENGTH = Math.max(...COMMON_ENTITY_TYPES.map((type) => type.length)) + 2;
 
 /**
  * Parses and validates a URN. Throws BAD_REQUEST naming the URN and what is wrong with it.
@@ -47,8 +54,9 @@ const COMMON_ENTITY_TYPES = [
  */
 export function parseUrn(urn: string): ParsedUrn {
   if (typeof urn !== 'string') {
-    throw badRequest(`Invalid urn ${String(urn)}: not a string; ${EXPECTED}`);
+    throw badRequest(`Invalid urn ${shown(String(urn))}: not a string; ${EXPECTED}`);
   }
+  checkLength(urn);
   if (urn !== urn.trim()) fail(urn, 'it has leading or trailing whitespace');
   if (!urn.startsWith(PREFIX)) fail(urn, 'it does not start with "urn:li:"');
   if (urn.includes(DELIMITER)) fail(urn, 'it contains the reserved character "\u241F" (U+241F)');
@@ -59,15 +67,14 @@ export function parseUrn(urn: string): ParsedUrn {
   if (!ENTITY_TYPE.test(entityType)) {
     const what = entityType === ''
       ? 'the entity type is empty'
-      : `the entity type "${entityType}" must start with a-z and contain only letters, digits and _`;
+      : `the entity type "${shown(entityType)}" must start with a-z and contain only letters, digits and _`;
     fail(urn, what + didYouMean(entityType));
   }
   const key = colon === -1 ? '' : rest.slice(colon + 1);
   if (key === '') fail(urn, 'the key is empty');
 
-  if (entityType !== 'schemaField' && encodedLength(urn) > MAX_ENCODED_BYTES) {
-    fail(urn, `it is longer than ${MAX_ENCODED_BYTES} bytes when URL-encoded`);
-  }
+  const limit = lengthLimit(urn);
+  if (encodedLength(urn, limit) > limit) fail(urn, `it is longer than ${limit} bytes when URL-encoded`);
   return { urn, entityType, parts: parseKey(urn, key) };
 }
 
@@ -77,7 +84,7 @@ export function parseDatasetUrn(urn: string): DatasetKey {
   const expected = 'expected urn:li:dataset:(urn:li:dataPlatform:<platform>,<name>,<FABRIC>)';
   if (parsed.entityType !== 'dataset') {
     throw badRequest(
-      `Invalid dataset urn "${shown(urn)}": its entity type is "${parsed.entityType}", not "dataset"` +
+      `Invalid dataset urn "${shown(urn)}": its entity type is "${shown(parsed.entityType)}", not "dataset"` +
         `${didYouMean(parsed.entityType)}; ${expected}`,
     );
   }
@@ -94,14 +101,14 @@ export function parseDatasetUrn(urn: string): DatasetKey {
   }
   if (platformName === undefined) {
     throw badRequest(
-      `Invalid dataset urn "${shown(urn)}": its platform "${platform}" is not a urn:li:dataPlatform:<platform> urn; ${expected}`,
+      `Invalid dataset urn "${shown(urn)}": its platform "${shown(platform)}" is not a urn:li:dataPlatform:<platform> urn; ${expected}`,
     );
   }
   if (!FABRIC_TYPES.includes(origin)) {
     const upper = origin.toUpperCase();
     const hint = FABRIC_TYPES.includes(upper) ? ` (did you mean "${upper}"? urns are case-sensitive)` : '';
     throw badRequest(
-      `Invalid dataset urn "${shown(urn)}": its origin "${origin}" is not a FabricType${hint}; ` +
+      `Invalid dataset urn "${shown(urn)}": its origin "${shown(origin)}" is not a FabricType${hint}; ` +
         `expected one of ${FABRIC_TYPES.join(', ')}`,
     );
   }
@@ -122,6 +129,7 @@ export function checkedEntityType(urn: string): string {
  * parseUrn so the caller still gets a proper error rather than a wrong answer.
  */
 export function entityTypeOf(urn: string): string {
+  checkLength(urn);
   if (urn.startsWith(PREFIX)) {
     const colon = urn.indexOf(':', PREFIX.length);
     if (colon > PREFIX.length) return urn.slice(PREFIX.length, colon);
@@ -133,6 +141,7 @@ export function entityTypeOf(urn: string): string {
 export function corpUserUrn(username: string): string {
   // Asked for on every write (the actor, its role, its ownership), always of the same few users;
   // building one validates it, which costs more than remembering it.
+  checkIdLength(username, 'username');
   let urn = USER_URNS.get(username);
   if (urn === undefined) {
     urn = buildUrn('corpuser', username, 'username');
@@ -150,11 +159,46 @@ export function tagUrn(id: string): string {
   return buildUrn('tag', id, 'tag id');
 }
 
-function buildUrn(entityType: string, id: string, what: string): string {
-  if (typeof id !== 'string' || id.trim() === '') {
-    throw badRequest(`Invalid ${what} ${JSON.stringify(id) ?? String(id)}: expected a non-empty string`);
+/**
+ * `urn:li:tag:<id>` with the id as given, as DataHub's createTag resolver builds it (its SDK would
+ * percent-encode). Throws BAD_REQUEST for an id that is empty, padded with whitespace or too long.
+ */
+export function givenTagUrn(id: string): string {
+  checkIdLength(id, 'tag id');
+  if (id === '' || id.trim() !== id) {
+    throw badRequest(`tag id ${JSON.stringify(shown(id))} is not usable: expected a non-empty id without leading or trailing whitespace`);
   }
+  return parseUrn(`${PREFIX}tag:${id}`).urn;
+}
+
+function buildUrn(entityType: string, id: string, what: string): string {
+  if (typeof id !== 'string') throw badRequest(`Invalid ${what} ${shown(String(id))}: expected a non-empty string`);
+  checkIdLength(id, what);
+  if (id.trim() === '') throw badRequest(`Invalid ${what} ${JSON.stringify(shown(id))}: expected a non-empty string`);
   return parseUrn(`${PREFIX}${entityType}:${encodeComponent(id)}`).urn;
+}
+
+/** An id too long for any URN built from it is refused before it is looked up, trimmed or encoded. */
+function checkIdLength(id: string, what: string): void {
+  if (typeof id === 'string' && id.length > MAX_ENCODED_BYTES) {
+    throw badRequest(`Invalid ${what} "${shown(id)}": it is ${id.length} characters long; a urn holds at most ${MAX_ENCODED_BYTES} bytes`);
+  }
+}
+
+/**
+ * The first check on any URN, before it is searched, trimmed or compared: a URL-encoded byte comes from
+ * at least one UTF-16 unit, so a URN with more units than its limit allows bytes is refused unread.
+ */
+function checkLength(urn: string): void {
+  const limit = lengthLimit(urn);
+  if (urn.length > limit) {
+    const which = limit === MAX_ENCODED_BYTES ? '' : ' for a schemaField urn';
+    fail(urn, `it is ${urn.length} characters long; the limit${which} is ${limit} bytes when URL-encoded`);
+  }
+}
+
+function lengthLimit(urn: string): number {
+  return urn.startsWith(SCHEMA_FIELD_PREFIX) ? MAX_SCHEMA_FIELD_ENCODED_BYTES : MAX_ENCODED_BYTES;
 }
 
 // Mirrors metadata-ingestion's UrnEncoder: only the characters that would change the URN's structure.
@@ -203,9 +247,9 @@ function balanced(text: string): boolean {
   return depth === 0;
 }
 
-function encodedLength(urn: string): number {
+function encodedLength(urn: string, limit: number): number {
   // Printable ASCII encodes to at most 3 bytes a character: short ones need no encoding pass.
-  if (urn.length * 3 <= MAX_ENCODED_BYTES && PRINTABLE_ASCII.test(urn)) return urn.length * 3;
+  if (urn.length * 3 <= limit && PRINTABLE_ASCII.test(urn)) return urn.length * 3;
   try {
     return encodeURIComponent(urn).length;
   } catch {
@@ -215,7 +259,8 @@ function encodedLength(urn: string): number {
 }
 
 function didYouMean(entityType: string): string {
-  if (entityType === '') return '';
+  // Bounds the edit distances below to a few hundred steps, whatever the input.
+  if (entityType === '' || entityType.length > MAX_SUGGESTED_LENGTH) return '';
   const lower = entityType.toLowerCase();
   let best: string | undefined;
   let bestDistance = Infinity;
@@ -244,11 +289,6 @@ function editDistance(a: string, b: string): number {
     previous = current;
   }
   return previous[b.length] ?? 0;
-}
-
-// Keeps messages readable when the bad input is a megabyte of text.
-function shown(urn: string): string {
-  return urn.length > 200 ? `${urn.slice(0, 200)}…` : urn;
 }
 
 function fail(urn: string, what: string): never {

@@ -4,7 +4,7 @@
 
 import { createHmac, randomUUID } from 'node:crypto';
 
-import { AuthenticationError, badRequest } from '../errors.ts';
+import { AuthenticationError, badRequest, shown } from '../errors.ts';
 import type { Catalogue } from '../store/catalogue.ts';
 import { isJsonObject, type JsonObject } from '../store/json.ts';
 import { num, str } from '../store/read.ts';
@@ -67,7 +67,7 @@ export class TokenService {
   async createPersonalToken(request: TokenRequest): Promise<IssuedToken> {
     const { username, name, description, lifetimeMs, requestedBy } = request;
     if (!userExists(this.#store.catalogue, username)) {
-      throw badRequest(`no user "${username}" in this catalogue; a token can only be made for an existing user`);
+      throw badRequest(`no user "${shown(username)}" in this catalogue; a token can only be made for an existing user`);
     }
     const { token, id, expiresAt } = this.#sign(username, 'PERSONAL', lifetimeMs);
     const info: JsonObject = {
@@ -102,14 +102,14 @@ export class TokenService {
   /** The stored token with `id`; a 400 naming the id when there is none. */
   find(id: string): TokenMetadata {
     const metadata = this.lookup(id);
-    if (metadata === null) throw badRequest(`no access token with id "${id}"; list them with listAccessTokens or "token list"`);
+    if (metadata === null) throw badRequest(`no access token with id "${shown(id)}"; list them with listAccessTokens or "token list"`);
     return metadata;
   }
 
   /** Deletes the token's record, so the token is refused from now on. */
   async revoke(id: string, requestedBy: string): Promise<void> {
     await this.#store.commit('revokeAccessToken', requestedBy, (reader) => {
-      if (reader.aspect(tokenUrn(id), TOKEN_INFO_ASPECT) === undefined) throw badRequest(`no access token with id "${id}"`);
+      if (reader.aspect(tokenUrn(id), TOKEN_INFO_ASPECT) === undefined) throw badRequest(`no access token with id "${shown(id)}"`);
       return [{ urn: tokenUrn(id), aspect: TOKEN_INFO_ASPECT, value: null }];
     });
   }

@@ -1,9 +1,10 @@
 // Turns graphql-js errors into DataHub's error entries: resolver errors carry {code, type,
-// classification}, validation and syntax errors a classification only. Never a stack trace.
+// classification}, validation and syntax errors a classification only. Never a stack trace, and
+// never more than a short quote of any value the request sent.
 
 import type { GraphQLError, SourceLocation } from 'graphql';
 
-import { MinihubError } from '../errors.ts';
+import { MinihubError, shown } from '../errors.ts';
 
 export type ErrorPhase = 'syntax' | 'validation' | 'execution';
 
@@ -15,14 +16,17 @@ export interface ErrorEntry {
 }
 
 const UNKNOWN_ERROR = 'An unknown error occurred.';
+// graphql-js quotes names and values whole ("Variable "$u" got invalid value "<a megabyte>""): each quoted
+// run is cut to a short quote, and the message as a whole (objects are printed with bare keys) to this.
+const MAX_GRAPHQL_MESSAGE_CHARS = 1000;
 // The error types DataHub's clients know (DataHubGraphQLErrorCode as used by these operations).
 const DATAHUB_TYPES = new Set(['BAD_REQUEST', 'UNAUTHORIZED', 'NOT_FOUND', 'SERVER_ERROR']);
 
 /** `logUnexpected` receives failures that are bugs or I/O trouble, with the detail the client never sees. */
 export function formatError(error: GraphQLError, phase: ErrorPhase, logUnexpected: (error: unknown) => void): ErrorEntry {
   const base = { locations: error.locations, path: error.path };
-  if (phase === 'syntax') return { message: error.message, ...base, extensions: { classification: 'InvalidSyntax' } };
-  if (phase === 'validation') return { message: error.message, ...base, extensions: { classification: 'ValidationError' } };
+  if (phase === 'syntax') return { message: bounded(error.message), ...base, extensions: { classification: 'InvalidSyntax' } };
+  if (phase === 'validation') return { message: bounded(error.message), ...base, extensions: { classification: 'ValidationError' } };
   const original = error.originalError;
   // minihub's own failures of DataHub's kinds are worded for the client (a server-side one carries no
   // path or detail; its cause, logged here, does). Anything else is a bug: generic message, logged.
@@ -36,4 +40,33 @@ export function formatError(error: GraphQLError, phase: ErrorPhase, logUnexpecte
   }
   logUnexpected(original ?? error);
   return { message: UNKNOWN_ERROR, ...base, extensions: { code: 500, type: 'SERVER_ERROR', classification: 'DataFetchingException' } };
+}
+
+/** A graphql-js message with every quoted value cut to a short quote, and at most MAX_GRAPHQL_MESSAGE_CHARS long. */
+function bounded(message: string): string {
+  if (message.length <= 100) return message;
+  let out = '';
+  let at = 0;
+  // Linear in the message: indexOf finds each quote, and the work stops once the answer is long enough.
+  while (at < message.length && out.length <= MAX_GRAPHQL_MESSAGE_CHARS) {
+    const open = message.indexOf('"', at);
+    const close = open === -1 ? -1 : closingQuote(message, open + 1);
+    if (close === -1) {
+      out += message.slice(at, at + MAX_GRAPHQL_MESSAGE_CHARS + 1);
+      break;
+    }
+    out += `${message.slice(at, open + 1)}${shown(message.slice(open + 1, close))}"`;
+    at = close + 1;
+  }
+  return out.length > MAX_GRAPHQL_MESSAGE_CHARS ? `${out.slice(0, MAX_GRAPHQL_MESSAGE_CHARS)}…` : out;
+}
+
+/** The index of the first quote at or after `from` that no backslash escapes; -1 when there is none. */
+function closingQuote(text: string, from: number): number {
+  for (let i = text.indexOf('"', from); i !== -1; i = text.indexOf('"', i + 1)) {
+    let backslashes = 0;
+    while (i - backslashes - 1 >= from && text[i - backslashes - 1] === '\\') backslashes++;
+    if (backslashes % 2 === 0) return i;
+  }
+  return -1;
 }

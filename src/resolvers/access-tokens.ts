@@ -3,7 +3,7 @@
 
 import { platformPrivileges, requirePrivileges, UNAUTHORIZED_MESSAGE } from '../auth/privileges.ts';
 import type { TokenMetadata } from '../auth/tokens.ts';
-import { badRequest, MinihubError } from '../errors.ts';
+import { badRequest, MinihubError, shown } from '../errors.ts';
 import { urnId } from '../store/read.ts';
 import { corpUserUrn, parseUrn } from '../urn.ts';
 import type { RequestContext } from './context.ts';
@@ -37,20 +37,23 @@ interface ListAccessTokenInput {
 }
 
 const FILTER_FIELDS = ['ownerUrn', 'actorUrn'] as const;
+// A token's id is the key of its URN, which holds at most 512 bytes: a longer id names no token.
+const MAX_TOKEN_ID_CHARS = 512;
 
 export const accessTokenQueries = {
   listAccessTokens({ input }: { input: ListAccessTokenInput }, { store, tokens, actor }: RequestContext) {
     const me = corpUserUrn(actor);
     const filters = (input.filters ?? []).map(({ field, value, values }) => {
       if (!(FILTER_FIELDS as readonly string[]).includes(field)) {
-        throw badRequest(`cannot filter access tokens on "${field}"; expected one of ${FILTER_FIELDS.join(', ')}`);
+        throw badRequest(`cannot filter access tokens on "${shown(field)}"; expected one of ${FILTER_FIELDS.join(', ')}`);
       }
-      return { field: field as (typeof FILTER_FIELDS)[number], values: values ?? (value == null ? [] : [value]) };
+      // A set: a filter may list a hundred thousand values, and every token is matched against them.
+      return { field: field as (typeof FILTER_FIELDS)[number], values: new Set(values ?? (value == null ? [] : [value])) };
     });
     // DataHub lets a user list tokens only through a filter on itself, unless it manages all tokens.
-    const viewingSelf = filters.some(({ values }) => values.length > 0 && values.every((urn) => urn === me));
+    const viewingSelf = filters.some(({ values }) => values.size === 1 && values.has(me));
     if (!viewingSelf) requirePrivileges(store.catalogue, actor, null, [['MANAGE_ACCESS_TOKENS']]);
-    const matching = tokens.list().filter((token) => filters.every(({ field, values }) => values.includes(token[field])));
+    const matching = tokens.list().filter((token) => filters.every(({ field, values }) => values.has(token[field])));
     const start = Math.max(0, input.start ?? 0);
     const page = matching.slice(start, start + Math.max(0, input.count ?? 20));
     return { start, count: page.length, total: matching.length, tokens: page.map(metadataView) };
@@ -61,13 +64,13 @@ export const accessTokenMutations = {
   async createAccessToken({ input }: { input: CreateAccessTokenInput }, { store, tokens, actor, limits }: RequestContext) {
     checkTextSizes(limits, { name: input.name, description: input.description });
     const target = parseUrn(input.actorUrn);
-    if (target.entityType !== 'corpuser') throw badRequest(`actorUrn "${input.actorUrn}" is not a user urn; expected urn:li:corpuser:<name>`);
+    if (target.entityType !== 'corpuser') throw badRequest(`actorUrn "${shown(input.actorUrn)}" is not a user urn; expected urn:li:corpuser:<name>`);
     const username = urnId(input.actorUrn);
     requirePrivileges(store.catalogue, actor, null, [
       username === actor ? ['GENERATE_PERSONAL_ACCESS_TOKENS'] : ['MANAGE_ACCESS_TOKENS'],
     ]);
     const lifetimeMs = DURATIONS[input.duration];
-    if (lifetimeMs === undefined) throw badRequest(`unknown duration ${input.duration}`);
+    if (lifetimeMs === undefined) throw badRequest(`unknown duration ${shown(input.duration)}`);
     const issued = await tokens.createPersonalToken({
       username,
       name: input.name,
@@ -79,6 +82,9 @@ export const accessTokenMutations = {
   },
 
   async revokeAccessToken({ tokenId }: { tokenId: string }, { store, tokens, actor }: RequestContext): Promise<boolean> {
+    if (tokenId.length > MAX_TOKEN_ID_CHARS) {
+      throw badRequest(`no access token with id "${shown(tokenId)}": it is ${tokenId.length} characters long, and ids are at most ${MAX_TOKEN_ID_CHARS}`);
+    }
     const me = corpUserUrn(actor);
     const mayManage = platformPrivileges(store.catalogue, actor).has('MANAGE_ACCESS_TOKENS');
     // Checked before existence, so an id that is not yours reveals nothing about whether it exists.

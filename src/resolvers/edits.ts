@@ -1,7 +1,7 @@
 // Builders of the aspect changes behind the edit mutations: links and column descriptions.
 // Pure functions of the current state and the input; they throw DataHub's errors and never write.
 
-import { badRequest } from '../errors.ts';
+import { badRequest, shown } from '../errors.ts';
 import type { AspectChange, AspectReader } from '../store/catalogue.ts';
 import { isJsonObject, type JsonObject } from '../store/json.ts';
 import { aspectObject, objects } from '../store/read.ts';
@@ -17,11 +17,16 @@ export interface NewLink {
 /** Adds each link to the entity's institutionalMemory; a link whose url is already there is updated. */
 export function upsertLinks(reader: AspectReader, urn: string, links: readonly NewLink[]): AspectChange {
   const elements = storedLinks(reader, urn);
+  // url → index, so a request with thousands of links costs thousands of steps, not millions.
+  const indexes = new Map<unknown, number>();
+  elements.forEach((element, index) => {
+    if (!indexes.has(element.url)) indexes.set(element.url, index);
+  });
   for (const link of links) {
     checkLink(link);
     const element: JsonObject = { url: link.url, description: link.description, createStamp: { time: link.time, actor: link.author } };
-    const index = elements.findIndex((existing) => existing.url === link.url);
-    if (index === -1) elements.push(element);
+    const index = indexes.get(link.url);
+    if (index === undefined) indexes.set(link.url, elements.push(element) - 1);
     else elements[index] = element;
   }
   return { urn, aspect: 'institutionalMemory', value: { elements } };
@@ -41,11 +46,12 @@ export function removeLinkChange(reader: AspectReader, urn: string, url: string)
 export function editFieldDescription(reader: AspectReader, urn: string, fieldPath: string, description: string): AspectChange {
   requireExisting(reader, urn);
   const schema = aspectObject(reader, urn, 'schemaMetadata');
-  if (schema === null) throw badRequest(`Failed to update ${urn} & field ${fieldPath}. ${urn} has no schema.`);
+  if (schema === null) throw badRequest(`Failed to update ${urn} & field ${shown(fieldPath)}. ${urn} has no schema.`);
   // Plain loops over the stored arrays, not objects(): this runs on every column edit, and a filtered copy
   // of every field per edit showed in profiles of the write load.
   if (!hasEntry(schema, 'fields', fieldPath)) {
-    throw badRequest(`Failed to update ${urn} & field ${fieldPath}. Field ${fieldPath} does not exist in the datasets schema.`);
+    const field = shown(fieldPath);
+    throw badRequest(`Failed to update ${urn} & field ${field}. Field ${field} does not exist in the datasets schema.`);
   }
   const previous = aspectObject(reader, urn, 'editableSchemaMetadata') ?? {};
   const infos = objects(previous, 'editableSchemaFieldInfo');
@@ -72,9 +78,9 @@ function storedLinks(reader: AspectReader, urn: string): JsonObject[] {
 }
 
 function checkLink(link: NewLink): void {
-  if (!URL.canParse(link.url)) throw badRequest(`link url "${link.url}" is not an absolute URL; expected e.g. https://example.com/page`);
+  if (!URL.canParse(link.url)) throw badRequest(`link url "${shown(link.url)}" is not an absolute URL; expected e.g. https://example.com/page`);
   const author = parseUrn(link.author);
   if (author.entityType !== 'corpuser' && author.entityType !== 'corpGroup') {
-    throw badRequest(`link author "${link.author}" is not a user or group urn; expected urn:li:corpuser:<name>`);
+    throw badRequest(`link author "${shown(link.author)}" is not a user or group urn; expected urn:li:corpuser:<name>`);
   }
 }

@@ -5,11 +5,11 @@
 import { randomUUID } from 'node:crypto';
 
 import { requirePrivileges, type Privilege } from '../auth/privileges.ts';
-import { badRequest } from '../errors.ts';
+import { badRequest, shown } from '../errors.ts';
 import type { AspectChange, AspectReader } from '../store/catalogue.ts';
 import { isJsonObject, type JsonObject } from '../store/json.ts';
 import { aspectObject } from '../store/read.ts';
-import { checkedEntityType, corpUserUrn, parseDatasetUrn, parseUrn } from '../urn.ts';
+import { checkedEntityType, corpUserUrn, givenTagUrn, parseDatasetUrn } from '../urn.ts';
 import type { RequestContext } from './context.ts';
 import { editFieldDescription, removeLinkChange, requireExisting, upsertLinks, type NewLink } from './edits.ts';
 import { checkTextSizes } from './text-limit.ts';
@@ -46,7 +46,7 @@ export const mutations = {
     checkTextSizes(limits, { 'editableProperties.description': editableProperties?.description, 'editableProperties.name': editableProperties?.name });
     const links = (institutionalMemory?.elements ?? []).map((element): NewLink => {
       checkTextSizes(limits, { 'institutionalMemory url': element.url, 'institutionalMemory description': element.description });
-      if (element.description == null) throw badRequest(`institutionalMemory element for "${element.url}" has no description; every link needs one`);
+      if (element.description == null) throw badRequest(`institutionalMemory element for "${shown(element.url)}" has no description; every link needs one`);
       return { url: element.url, description: element.description, author: element.author, time: element.createdAt ?? Date.now() };
     });
     // EDIT_ENTITY, or every section's own privilege (none for an empty input), as DataHub checks it.
@@ -93,7 +93,7 @@ export const mutations = {
       };
     } else {
       throw badRequest(
-        `Failed to update description. Unsupported resource type ${resourceUrn} provided. ` +
+        `Failed to update description. Unsupported resource type ${shown(resourceUrn)} provided. ` +
           'minihub supports dataset fields (subResourceType: DATASET_FIELD), containers and tags',
       );
     }
@@ -103,12 +103,8 @@ export const mutations = {
 
   async createTag({ input }: { input: CreateTagInput }, { store, actor, limits }: RequestContext): Promise<string> {
     checkTextSizes(limits, { name: input.name, description: input.description });
-    if (input.id != null && (input.id === '' || input.id.trim() !== input.id)) {
-      throw badRequest(`tag id ${JSON.stringify(input.id)} is not usable: expected a non-empty id without leading or trailing whitespace`);
-    }
     // DataHub puts the id into the URN as given (its SDK would percent-encode; its resolver does not).
-    const urn = `urn:li:tag:${input.id ?? randomUUID()}`;
-    parseUrn(urn);
+    const urn = givenTagUrn(input.id ?? randomUUID());
     const actorUrn = corpUserUrn(actor);
     const stamp = { time: Date.now(), actor: actorUrn };
     const properties: JsonObject = { name: input.name, ...(input.description == null ? {} : { description: input.description }) };
@@ -138,8 +134,9 @@ export const mutations = {
     return true;
   },
 
-  async removeLink({ input }: { input: { linkUrl: string; resourceUrn: string } }, { store, actor }: RequestContext) {
+  async removeLink({ input }: { input: { linkUrl: string; resourceUrn: string } }, { store, actor, limits }: RequestContext) {
     const { linkUrl, resourceUrn } = input;
+    checkTextSizes(limits, { linkUrl });
     expectLinkTarget(resourceUrn);
     await store.commit('removeLink', corpUserUrn(actor), (reader) => {
       requirePrivileges(reader, actor, resourceUrn, EDIT_LINKS);
@@ -153,7 +150,7 @@ export const mutations = {
 function expectLinkTarget(urn: string): void {
   const entityType = checkedEntityType(urn);
   if (!LINK_ENTITY_TYPES.includes(entityType)) {
-    throw badRequest(`Failed to change links of ${urn}: minihub keeps links on ${LINK_ENTITY_TYPES.join(' and ')} entities, not ${entityType}`);
+    throw badRequest(`Failed to change links of ${shown(urn)}: minihub keeps links on ${LINK_ENTITY_TYPES.join(' and ')} entities, not ${entityType}`);
   }
 }
 

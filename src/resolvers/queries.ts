@@ -2,7 +2,7 @@
 // as (args, context, info), and nested fields resolve through the view objects they return.
 
 import { platformPrivileges } from '../auth/privileges.ts';
-import { badRequest } from '../errors.ts';
+import { badRequest, shown } from '../errors.ts';
 import { corpUserUrn, parseDatasetUrn, parseUrn } from '../urn.ts';
 import type { RequestContext } from './context.ts';
 import { ContainerView } from './views/container.ts';
@@ -48,6 +48,6 @@ export const queries = {
 export function expectEntityType(urn: string, entityType: string): void {
   const parsed = parseUrn(urn);
   if (parsed.entityType !== entityType) {
-    throw badRequest(`Invalid urn "${urn}": expected a ${entityType} urn (urn:li:${entityType}:<id>), got a ${parsed.entityType} urn`);
+    throw badRequest(`Invalid urn "${shown(urn)}": expected a ${entityType} urn (urn:li:${entityType}:<id>), got a ${parsed.entityType} urn`);
   }
 }
