@@ -1,10 +1,11 @@
-// Real clients against a running minihub: graphql-request's GraphQLClient from npm, and raw fetch
-// calls sending DataHub's documented request bodies unchanged. Nothing here goes through test helpers
+// Real clients against a running minihub: graphql-request's GraphQLClient and urql's Client from npm,
+// and raw fetch calls sending DataHub's documented request bodies unchanged. Nothing here goes through test helpers
 // that could paper over a difference in what an ordinary client sends or expects.
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ClientError, GraphQLClient } from 'graphql-request';
+import { cacheExchange, Client as UrqlClient, fetchExchange } from '@urql/core';
 
 import { DOCS_UPDATE_DATASET } from './fixtures/datahub-docs.ts';
 import { BOOTSTRAP, bootstrapAvailable, SAMPLE, startTestServer, type TestServer } from './fixtures/server.ts';
@@ -146,6 +147,54 @@ request('surfaces a refused privilege, a validation error and a missing token as
 });
 
 request.run();
+
+// ---
+
+type UrqlContext = { hub: TestServer; lines: string[]; client: UrqlClient };
+const urql = suite<UrqlContext>('urql Client with its default options');
+
+urql.before(async (context) => {
+  context.lines = [];
+  context.hub = await startTestServer({ seed: [SAMPLE], logRequest: (line) => context.lines.push(line) });
+  // Only what every urql user must give: the URL, the exchanges (urql 4+ has no default list) and the token.
+  // preferGetMethod stays at urql's default, 'within-url-limit': queries go as GET.
+  context.client = new UrqlClient({
+    url: context.hub.graphqlUrl,
+    exchanges: [cacheExchange, fetchExchange],
+    fetchOptions: { headers: { Authorization: `Bearer ${context.hub.token}` } },
+  });
+});
+urql.after(async ({ hub }) => hub?.close());
+
+urql('runs a query with variables, sent as GET, and gets the data', async ({ client, lines }) => {
+  lines.length = 0;
+  const result = await client.query<DatasetRead>(READ_DATASET, { urn: ORDERS }).toPromise();
+  assert.is(result.error, undefined, String(result.error));
+  assert.match(result.data?.dataset?.properties?.description ?? '', /One row per order/);
+  assert.is(result.data?.dataset?.schemaMetadata?.fields[0]?.fieldPath, 'order_id');
+  assert.match(lines.join('\n'), /^GET \/api\/graphql 200 .* getDataset$/m, 'urql sent the query as GET');
+});
+
+urql('runs a mutation (urql sends it as POST) and reads the change back with a fresh request', async ({ client, lines }) => {
+  lines.length = 0;
+  const input = { id: 'urql-made', name: 'Made by urql' };
+  const created = await client.mutation<{ createTag: string }>(CREATE_TAG, { input }).toPromise();
+  assert.is(created.error, undefined, String(created.error));
+  assert.is(created.data?.createTag, 'urn:li:tag:urql-made');
+  assert.match(lines.join('\n'), /^POST \/api\/graphql 200 .* createTag$/m);
+  const read = await client.query('query tag($urn: String!) { tag(urn: $urn) { properties { name } } }', { urn: 'urn:li:tag:urql-made' }, { requestPolicy: 'network-only' }).toPromise();
+  assert.equal(read.data?.tag?.properties, { name: 'Made by urql', __typename: 'TagProperties' });
+});
+
+urql('reports a missing token as a network error carrying the 401', async ({ hub }) => {
+  const anonymous = new UrqlClient({ url: hub.graphqlUrl, exchanges: [fetchExchange] });
+  const result = await anonymous.query('{ me { corpUser { username } } }', {}).toPromise();
+  assert.is(result.data, undefined);
+  assert.match(result.error?.message ?? '', /the request has no Authorization header/);
+  assert.is((result.error?.response as Response | undefined)?.status, 401);
+});
+
+urql.run();
 
 // ---
 

@@ -75,13 +75,23 @@ media('keeps 200 with data for a resolver error under graphql-response+json', as
   assert.is(reply.json.errors.length, 1);
 });
 
-media('still answers a missing Content-Type 415 and GET 405, in the negotiated media type', async ({ hub }) => {
+media('still answers a missing Content-Type 415 and PUT 405, in the negotiated media type', async ({ hub }) => {
   const missing = await hub.request('/api/graphql', { method: 'POST', headers: { Authorization: `Bearer ${hub.token}`, Accept: GRAPHQL_RESPONSE }, body: new Uint8Array([123, 125]) });
   assert.is(missing.status, 415);
   assert.is(missing.headers.get('content-type'), `${GRAPHQL_RESPONSE}; charset=utf-8`);
-  const get = await hub.request('/api/graphql?query=%7B__typename%7D', { headers: { Authorization: `Bearer ${hub.token}` } });
-  assert.is(get.status, 405);
-  assert.is(get.headers.get('content-type'), 'application/json; charset=utf-8');
+  const put = await hub.request('/api/graphql?query=%7B__typename%7D', { method: 'PUT', headers: { Authorization: `Bearer ${hub.token}` } });
+  assert.is(put.status, 405);
+  assert.is(put.headers.get('content-type'), 'application/json; charset=utf-8');
+});
+
+media('answers a query sent as GET in the media type it accepts', async ({ hub }) => {
+  for (const [accept, type] of [[GRAPHQL_RESPONSE, GRAPHQL_RESPONSE], ['application/json', 'application/json'], [undefined, 'application/json']] as const) {
+    const headers: Record<string, string> = { Authorization: `Bearer ${hub.token}`, ...(accept === undefined ? {} : { Accept: accept }) };
+    const reply = await hub.request('/api/graphql?query=%7B__typename%7D', { headers });
+    assert.is(reply.status, 200);
+    assert.is(reply.headers.get('content-type'), `${type}; charset=utf-8`);
+    assert.equal(reply.json, { data: { __typename: 'Query' }, extensions: {} });
+  }
 });
 
 media.run();
@@ -112,7 +122,7 @@ cors('answers a preflight from an allowed origin with 204 and the CORS headers, 
   assert.is(reply.status, 204);
   assert.is(reply.text, '');
   assert.is(reply.headers.get('access-control-allow-origin'), ALLOWED);
-  assert.is(reply.headers.get('access-control-allow-methods'), 'POST');
+  assert.is(reply.headers.get('access-control-allow-methods'), 'GET, POST');
   assert.is(reply.headers.get('access-control-allow-headers'), 'Authorization, Content-Type');
   assert.match(reply.headers.get('access-control-max-age') ?? '', /^\d+$/);
   assert.is(reply.headers.get('vary'), 'Origin');

@@ -1,4 +1,4 @@
-// The HTTP surface of decisions §2, row by row, against a real server on port 0.
+// The HTTP surface of decisions §2, row by row, against a real server on port 0 (GET /api/graphql: http-get.test.ts).
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -11,7 +11,7 @@ import { SAMPLE, startTestServer, type TestServer } from './fixtures/server.ts';
 const ORDERS = 'urn:li:dataset:(urn:li:dataPlatform:postgres,shop.public.orders,PROD)';
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
 
-const http = suite<{ hub: TestServer }>('POST /api/graphql transport');
+const http = suite<{ hub: TestServer }>('/api/graphql transport');
 
 http.before(async (context) => {
   context.hub = await startTestServer({ seed: [SAMPLE], limits: { maxBodyBytes: 4096 } });
@@ -33,12 +33,13 @@ http('puts errors first, then data, then extensions', async ({ hub }) => {
   assert.equal(reply.json.extensions, {});
 });
 
-for (const method of ['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']) {
-  http(`answers ${method} with 405, Allow: POST and a JSON error`, async ({ hub }) => {
-    const reply = await hub.request('/api/graphql', { method, headers: { Authorization: `Bearer ${hub.token}` } });
+// GET runs queries (test/http-get.test.ts); HEAD would have to run one to answer nothing, so it is refused too.
+for (const method of ['HEAD', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']) {
+  http(`answers ${method} with 405, Allow: GET, POST and a JSON error`, async ({ hub }) => {
+    const reply = await hub.request('/api/graphql?query=%7B__typename%7D', { method, headers: { Authorization: `Bearer ${hub.token}` } });
     assert.is(reply.status, 405);
-    assert.is(reply.headers.get('allow'), 'POST');
-    assert.match(reply.json.errors[0].message, /POST/);
+    assert.is(reply.headers.get('allow'), 'GET, POST');
+    if (method !== 'HEAD') assert.match(reply.json.errors[0].message, /not supported on \/api\/graphql; send a POST with a JSON body, or a query as GET/);
   });
 }
 

@@ -78,37 +78,46 @@ unit('evicts the least recently used entries to stay within its bytes', () => {
   const catalogue = new Catalogue();
   const cache = new ResponseCache(64 * 1024);
   const entry = Buffer.alloc(3000, 'x');
-  for (let i = 0; i < 30; i++) cache.set('a', `body ${i}`, entry, snapshot([], catalogue));
+  for (let i = 0; i < 30; i++) cache.set('a', 'POST', `body ${i}`, entry, snapshot([], catalogue));
   assert.ok(cache.size < 30 && cache.size >= 15, `${cache.size} entries`);
-  assert.is(cache.getAnswer('a', 'body 0', catalogue), undefined, 'the oldest went first');
-  assert.ok(cache.getAnswer('a', 'body 29', catalogue) !== undefined);
+  assert.is(cache.getAnswer('a', 'POST', 'body 0', catalogue), undefined, 'the oldest went first');
+  assert.ok(cache.getAnswer('a', 'POST', 'body 29', catalogue) !== undefined);
 });
 
 unit('keeps an entry read once the cache is past half full, and evicts its unread neighbour', () => {
   const catalogue = new Catalogue();
   const cache = new ResponseCache(64 * 1024);
   const entry = Buffer.alloc(3000, 'x');
-  for (let i = 0; i < 12; i++) cache.set('a', `body ${i}`, entry, snapshot([], catalogue));
-  assert.ok(cache.getAnswer('a', 'body 0', catalogue) !== undefined);
-  for (let i = 12; i < 30; i++) cache.set('a', `body ${i}`, entry, snapshot([], catalogue));
-  assert.ok(cache.getAnswer('a', 'body 0', catalogue) !== undefined, 'the entry read was kept');
-  assert.is(cache.getAnswer('a', 'body 1', catalogue), undefined, 'the one inserted after it, never read, went');
+  for (let i = 0; i < 12; i++) cache.set('a', 'POST', `body ${i}`, entry, snapshot([], catalogue));
+  assert.ok(cache.getAnswer('a', 'POST', 'body 0', catalogue) !== undefined);
+  for (let i = 12; i < 30; i++) cache.set('a', 'POST', `body ${i}`, entry, snapshot([], catalogue));
+  assert.ok(cache.getAnswer('a', 'POST', 'body 0', catalogue) !== undefined, 'the entry read was kept');
+  assert.is(cache.getAnswer('a', 'POST', 'body 1', catalogue), undefined, 'the one inserted after it, never read, went');
 });
 
 unit('drops an entry whose dependency changed since it was taken', () => {
   const catalogue = new Catalogue();
   catalogue.apply([{ urn: 'urn:li:tag:a', aspect: 'tagProperties', value: { name: 'a' } }]);
   const cache = new ResponseCache(1024 * 1024);
-  cache.set('a', 'q', Buffer.from('answer'), snapshot(['urn:li:tag:a', 'urn:li:tag:b'], catalogue));
-  assert.ok(cache.getAnswer('a', 'q', catalogue) !== undefined);
+  cache.set('a', 'POST', 'q', Buffer.from('answer'), snapshot(['urn:li:tag:a', 'urn:li:tag:b'], catalogue));
+  assert.ok(cache.getAnswer('a', 'POST', 'q', catalogue) !== undefined);
   catalogue.apply([{ urn: 'urn:li:tag:b', aspect: 'tagProperties', value: { name: 'b' } }]);
-  assert.is(cache.getAnswer('a', 'q', catalogue), undefined);
+  assert.is(cache.getAnswer('a', 'POST', 'q', catalogue), undefined);
   assert.is(cache.size, 0);
+});
+
+unit('keeps a GET query string and a POST body apart, even with the same text', () => {
+  const catalogue = new Catalogue();
+  const cache = new ResponseCache(1024 * 1024);
+  cache.set('a', 'GET', 'query=%7B__typename%7D', Buffer.from('from GET'), snapshot([], catalogue));
+  assert.is(cache.getAnswer('a', 'POST', 'query=%7B__typename%7D', catalogue), undefined, 'a POST whose body is that text is no hit');
+  assert.is(cache.getAnswer('a', 'GET', 'query=%7B__typename%7D', catalogue)?.bytes.toString(), 'from GET');
+  assert.is(cache.getAnswer('b', 'GET', 'query=%7B__typename%7D', catalogue), undefined, 'nor is another user');
 });
 
 unit('refuses an entry larger than a sixteenth of its budget', () => {
   const cache = new ResponseCache(16 * 1024);
-  cache.set('a', 'big', Buffer.alloc(2000), snapshot([], new Catalogue()));
+  cache.set('a', 'POST', 'big', Buffer.alloc(2000), snapshot([], new Catalogue()));
   assert.is(cache.size, 0);
 });
 

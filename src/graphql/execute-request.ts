@@ -1,5 +1,5 @@
-// The GraphQL half of POST /api/graphql: request parameters in, DataHub's response envelope out.
-// Pure of HTTP: no sockets, headers or status codes; the HTTP listener wraps it.
+// The GraphQL half of /api/graphql: request parameters (a POST's JSON body or a GET's query string) in,
+// DataHub's response envelope out. Pure of HTTP: no sockets, headers or status codes; the listener wraps it.
 
 import { execute, getOperationAST, GraphQLError, Kind, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
 
@@ -7,7 +7,7 @@ import { MinihubError } from '../errors.ts';
 import type { Limits } from '../limits.ts';
 import { rootValue } from '../resolvers/root.ts';
 import type { RequestContext } from '../resolvers/context.ts';
-import { isJsonObject, type JsonObject } from '../store/json.ts';
+import { isJsonObject, type JsonObject, type JsonValue } from '../store/json.ts';
 import { RecordingReader } from '../store/catalogue.ts';
 import { costRule } from './cost-rule.ts';
 import { DocumentCache } from './document-cache.ts';
@@ -46,13 +46,59 @@ export interface ExecutionOutcome {
   requestError: boolean;
   /** For the request log: the operationName if given (and a GraphQL name), else the first root field. */
   operation: string | null;
+  /** True when the run was for queries only and the operation is a mutation: nothing ran. */
+  mutationRefused: boolean;
+}
+
+export interface RunOptions {
+  /** Refuse to run a mutation (GraphQL over HTTP: a GET must not change anything). */
+  queriesOnly?: boolean;
 }
 
 /** Reads {query, variables?, operationName?} from a parsed JSON body; throws BAD_REQUEST naming the problem. */
 export function readGraphQLParams(body: unknown, limits: Pick<Limits, 'maxQueryLength' | 'maxVariablesDepth'>): GraphQLParams {
   if (!isJsonObject(body)) throw new MinihubError('BAD_REQUEST', 'the JSON body must be an object like {"query": "...", "variables": {}}');
-  const { query, variables, operationName, extensions } = body;
-  if (query === undefined) throw new MinihubError('BAD_REQUEST', 'the JSON body has no "query"; expected a GraphQL document string');
+  if (body.query === undefined) throw new MinihubError('BAD_REQUEST', 'the JSON body has no "query"; expected a GraphQL document string');
+  return checkedParams(body, limits);
+}
+
+/**
+ * Reads the parameters of a GET from its query string (the part after `?`, form-encoded), as GraphQL over
+ * HTTP describes: `query`, `operationName`, and `variables` and `extensions` as JSON text. Throws
+ * BAD_REQUEST naming the parameter at fault.
+ */
+export function readGraphQLSearchParams(search: string, limits: Pick<Limits, 'maxQueryLength' | 'maxVariablesDepth'>): GraphQLParams {
+  const found = new URLSearchParams(search);
+  const fields: JsonObject = {};
+  for (const name of ['query', 'operationName', 'variables', 'extensions'] as const) {
+    const values = found.getAll(name);
+    if (values.length === 0) continue;
+    // One value each: with two, a proxy and minihub could each read a different one.
+    if (values.length > 1) throw new MinihubError('BAD_REQUEST', `the query string gives "${name}" ${values.length} times; expected it once`);
+    const text = values[0] as string;
+    fields[name] = name === 'variables' || name === 'extensions' ? jsonParameter(name, text, limits.maxQueryLength) : text;
+  }
+  if (fields.query === undefined) {
+    throw new MinihubError('BAD_REQUEST', 'the query string has no "query"; expected /api/graphql?query=<GraphQL document>[&variables=<JSON object>] (or a POST with a JSON body)');
+  }
+  return checkedParams(fields, limits);
+}
+
+/** A GET's `variables` or `extensions`: JSON text, parsed; an empty value means none. */
+function jsonParameter(name: string, text: string, maxLength: number): JsonValue {
+  if (text === '') return null;
+  // The URL's own size limit bounds this already; the check keeps the parse bounded if that limit is raised.
+  if (text.length > maxLength) throw new MinihubError('BAD_REQUEST', `"${name}" is ${text.length} characters long; the limit is ${maxLength}`);
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch (error) {
+    throw new MinihubError('BAD_REQUEST', `"${name}" in the query string is not valid JSON (${(error as Error).message.slice(0, 100)}); expected a JSON object`);
+  }
+}
+
+/** The checks a POST body and a GET query string share, once both are a map of named values. */
+function checkedParams(fields: JsonObject, limits: Pick<Limits, 'maxQueryLength' | 'maxVariablesDepth'>): GraphQLParams {
+  const { query, variables, operationName, extensions } = fields;
   if (typeof query !== 'string') throw new MinihubError('BAD_REQUEST', `"query" must be a string holding a GraphQL document, not ${describe(query)}`);
   if (variables !== undefined && variables !== null && !isJsonObject(variables)) {
     throw new MinihubError('BAD_REQUEST', `"variables" must be an object or null, not ${describe(variables)}`);
@@ -86,7 +132,7 @@ export class GraphQLExecutor {
     this.#logUnexpected = logUnexpected;
   }
 
-  async run(params: GraphQLParams, context: Omit<RequestContext, 'reader'>): Promise<ExecutionOutcome> {
+  async run(params: GraphQLParams, context: Omit<RequestContext, 'reader'>, options: RunOptions = {}): Promise<ExecutionOutcome> {
     // A client's operationName is logged only when it is a plain GraphQL name: no line breaks, no secrets' shapes.
     const named = params.operationName !== null && /^[_A-Za-z][_0-9A-Za-z]{0,99}$/.test(params.operationName) ? params.operationName : null;
     let cached = this.#cache.get(params.query);
@@ -118,6 +164,10 @@ export class GraphQLExecutor {
       if (getOperationAST(document, params.operationName) !== null) cached.operations.set(params.operationName ?? '', facts);
     }
     const operation = named ?? facts.rootField;
+    // Checked once the document is known valid, as graphql-http's reference server does; nothing has run yet.
+    if (options.queriesOnly === true && getOperationAST(document, params.operationName)?.operation === 'mutation') {
+      return { response: { data: null, extensions: {} }, read: null, requestError: true, operation, mutationRefused: true };
+    }
     const catalogue = context.store.catalogue;
     const recorder = facts.cacheable ? new RecordingReader(catalogue) : null;
     const pending = execute({
@@ -136,9 +186,9 @@ export class GraphQLExecutor {
     const response: GraphQLResponse = { data: result.data, extensions: {} };
     if (result.errors !== undefined) {
       const errors = result.errors.map((error) => formatError(error, 'execution', this.#logUnexpected));
-      return { response: { errors, ...response }, read: null, requestError: false, operation };
+      return { response: { errors, ...response }, read: null, requestError: false, operation, mutationRefused: false };
     }
-    return { response, read, requestError: false, operation };
+    return { response, read, requestError: false, operation, mutationRefused: false };
   }
 
   // The cost rule runs alone first: graphql-js's own rules include quadratic ones, which a document
@@ -156,7 +206,7 @@ export class GraphQLExecutor {
 
   #failure(errors: readonly GraphQLError[], phase: ErrorPhase, operation: string | null): ExecutionOutcome {
     const formatted = errors.map((error) => formatError(error, phase, this.#logUnexpected));
-    return { response: { errors: formatted, data: null, extensions: {} }, read: null, requestError: true, operation };
+    return { response: { errors: formatted, data: null, extensions: {} }, read: null, requestError: true, operation, mutationRefused: false };
   }
 }
 

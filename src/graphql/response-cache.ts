@@ -1,9 +1,12 @@
-// Answers to read-only queries, keyed by the acting user and the exact request body, each with the
-// versions of the entities it read. A hit is served only while every one of them is unchanged, so a
-// read after a write never sees old data; entries are evicted least recently used, bounded by bytes.
+// Answers to read-only queries, keyed by the acting user and the exact request (a POST's body or a GET's
+// query string, kept apart), each with the versions of the entities it read. A hit is served only while
+// all of them are unchanged, so a read after a write never sees old data; evicted LRU, bounded by bytes.
 
 import type { Catalogue } from '../store/catalogue.ts';
 import { Lru } from './lru.ts';
+
+/** How the request came: a GET's query string and a POST's body are never taken for one another. */
+export type RequestMethod = 'GET' | 'POST';
 
 interface Entry {
   bytes: Buffer;
@@ -22,9 +25,12 @@ export class ResponseCache {
     this.#entries = new Lru({ maxWeight: maxBytes }, weigh);
   }
 
-  /** The cached answer and its label, if every entity it read is as it was; a stale entry is dropped. */
-  getAnswer(actor: string, body: string, catalogue: Catalogue): { bytes: Buffer; label: string } | undefined {
-    const key = keyOf(actor, body);
+  /**
+   * The cached answer and its label, if every entity it read is as it was; a stale entry is dropped.
+   * `request` is the POST body's text, or the GET query string's: the same query sent both ways is two entries.
+   */
+  getAnswer(actor: string, method: RequestMethod, request: string, catalogue: Catalogue): { bytes: Buffer; label: string } | undefined {
+    const key = keyOf(actor, method, request);
     const entry = this.#entries.get(key);
     if (entry === undefined) return undefined;
     if (entry.epoch === catalogue.epoch && entry.dependencies.every(([urn, version]) => catalogue.version(urn) === version)) return entry;
@@ -33,8 +39,8 @@ export class ResponseCache {
   }
 
   /** Remembers an answer and what it read (see `snapshot`). */
-  set(actor: string, body: string, bytes: Buffer, read: ReadSnapshot, label = ''): void {
-    const key = keyOf(actor, body);
+  set(actor: string, method: RequestMethod, request: string, bytes: Buffer, read: ReadSnapshot, label = ''): void {
+    const key = keyOf(actor, method, request);
     const entry = { bytes, label, epoch: read.epoch, dependencies: read.dependencies };
     // One answer may take a sixteenth of the budget at most, so a few huge ones cannot flush the rest.
     if (weigh(key, entry) > this.#maxBytes / 16) return;
@@ -61,6 +67,7 @@ function weigh(key: string, entry: Entry): number {
   return 2 * key.length + entry.bytes.length;
 }
 
-function keyOf(actor: string, body: string): string {
-  return `${actor}\u0000${body}`;
+// The method leads, so no body text can ever equal a query string's key, whatever either holds.
+function keyOf(actor: string, method: RequestMethod, request: string): string {
+  return `${method} ${actor}\u0000${request}`;
 }

@@ -1,7 +1,7 @@
 // Answers what node:http refuses before a request exists (malformed HTTP, oversized headers, a client
 // too slow to send its request, an Expect it cannot meet) with a JSON error like every other minihub answer.
 
-import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import { maxHeaderSize, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 
 import { closeAfterAnswer } from './body.ts';
@@ -14,7 +14,8 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
   }
   const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
   const message =
-    status === 431 ? 'the request headers are too large'
+    // The URL counts too: a GraphQL query sent with GET is where a long one usually is.
+    status === 431 ? `the request line and headers are larger than ${maxHeaderSize} bytes; send a long GraphQL query as a POST with a JSON body, not in the URL`
     : status === 408 ? 'the request was not received in time'
     : `the request is not valid HTTP (${error.code ?? 'parse error'})`;
   const body = JSON.stringify({ errors: [{ message }] });

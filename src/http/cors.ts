@@ -28,7 +28,8 @@ export function createCors(origins: readonly string[]): Cors {
       res.setHeader('Access-Control-Allow-Origin', any ? '*' : origin);
       if (req.method !== 'OPTIONS') return false;
       res.writeHead(204, {
-        'Access-Control-Allow-Methods': 'POST',
+        // GET carries queries (GraphQL over HTTP); a browser's GET with an Authorization header is preflighted too.
+        'Access-Control-Allow-Methods': 'GET, POST',
         'Access-Control-Allow-Headers': 'Authorization, Content-Type',
         'Access-Control-Max-Age': String(PREFLIGHT_MAX_AGE_S),
       });

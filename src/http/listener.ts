@@ -1,12 +1,12 @@
-// The node:http request listener: a small route table, the transport checks of POST /api/graphql
-// (method, token, content type, size, JSON) and JSON answers. GraphQL itself lives in graphql/.
+// The node:http request listener: a small route table, the transport checks of /api/graphql (method,
+// token, content type, size, JSON; queries over GET) and JSON answers. GraphQL itself lives in graphql/.
 
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 
 import type { TokenService } from '../auth/tokens.ts';
 import { ROOT_USER } from '../auth/users.ts';
 import { AuthenticationError, MinihubError } from '../errors.ts';
-import { GraphQLExecutor, readGraphQLParams } from '../graphql/execute-request.ts';
+import { GraphQLExecutor, readGraphQLParams, readGraphQLSearchParams } from '../graphql/execute-request.ts';
 import { ResponseCache } from '../graphql/response-cache.ts';
 import type { Limits } from '../limits.ts';
 import type { Store } from '../store/store.ts';
@@ -33,7 +33,7 @@ export interface ListenerOptions {
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 const RESPONSE_CACHE_BYTES = 64 * 1024 * 1024;
-const ENDPOINTS = ['POST /api/graphql', 'GET /api/graphiql', 'GET /health', 'GET /config'];
+const ENDPOINTS = ['POST /api/graphql', 'GET /api/graphql?query=', 'GET /api/graphiql', 'GET /health', 'GET /config'];
 
 export function createRequestListener(options: ListenerOptions): RequestListener {
   const { store, tokens, auth, limits, version, corsOrigins = [], logRequest, logError } = options;
@@ -51,46 +51,30 @@ export function createRequestListener(options: ListenerOptions): RequestListener
     // Every answer from here on, refusals included, is a GraphQL response in the media type the client accepts.
     const media = responseMediaType(req.headers.accept);
     res.setHeader('Content-Type', `${media}; charset=utf-8`);
-    if (req.method !== 'POST') {
-      throw new HttpError(405, `${req.method} is not supported on /api/graphql; send a POST with a JSON body`, { Allow: 'POST' });
+    const method = req.method;
+    // HEAD too is refused, as graphql-http's reference server does: answering it would mean running the query.
+    if (method !== 'POST' && method !== 'GET') {
+      throw new HttpError(405, `${method} is not supported on /api/graphql; send a POST with a JSON body, or a query as GET with ?query=`, { Allow: 'GET, POST' });
     }
     const actor = auth ? authenticate(tokens, req.headers.authorization) : ROOT_USER;
-    const contentType = req.headers['content-type'] ?? '';
-    if (!/^application\/json\s*(;|$)/i.test(contentType)) {
-      throw new HttpError(415, `Content-Type ${contentType === '' ? 'is missing' : `"${contentType}" is not supported`}; expected application/json`);
-    }
-    const bytes = await readBody(req, limits.maxBodyBytes);
-    let text: string;
-    try {
-      // Fatal decoding: a lenient one would store U+FFFD in place of the bytes the client sent.
-      text = UTF8.decode(bytes);
-    } catch {
-      throw new HttpError(400, 'the body is not valid UTF-8; expected UTF-8 encoded JSON');
-    }
+    // What identifies the request: a GET's query string (node's header size limit bounds it), a POST's body.
+    const request = method === 'GET' ? searchOf(req.url) : await readJsonText(req, limits.maxBodyBytes);
     // A repeated read whose entities are unchanged is answered from the cache, before any parsing.
     // Only answers that executed are cached: status 200 and the same body under either media type, whose
     // Content-Type was set above from this request's Accept and is never part of what is stored.
-    const cached = answers.getAnswer(actor, text, store.catalogue);
+    const cached = answers.getAnswer(actor, method, request, store.catalogue);
     if (cached !== undefined) {
       if (logRequest !== undefined && cached.label !== '') operations.set(res, cached.label);
       sendBytes(res, 200, cached.bytes);
       return;
     }
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch (error) {
-      throw new HttpError(400, `the body is not valid JSON: ${(error as Error).message}`);
-    }
-    let params;
-    try {
-      params = readGraphQLParams(body, limits);
-    } catch (error) {
-      if (error instanceof MinihubError) throw new HttpError(400, error.message);
-      throw error;
-    }
-    const { response, read, requestError, operation } = await executor.run(params, { store, tokens, actor, limits });
+    const params = method === 'GET' ? badRequestOf(() => readGraphQLSearchParams(request, limits)) : badRequestOf(() => readGraphQLParams(parseJson(request), limits));
+    const { response, read, requestError, operation, mutationRefused } = await executor.run(params, { store, tokens, actor, limits }, { queriesOnly: method === 'GET' });
     if (logRequest !== undefined && operation !== null) operations.set(res, operation);
+    if (mutationRefused) {
+      // GraphQL over HTTP: a GET must not change anything, so a mutation over GET is 405 and never runs.
+      throw new HttpError(405, 'a mutation cannot be sent with GET; send it as a POST with a JSON body', { Allow: 'POST' });
+    }
     if (requestError && media === GRAPHQL_RESPONSE) {
       // GraphQL over HTTP: a request that never executed is a 400 without a data entry. With application/json
       // it stays 200 with data: null, as DataHub answers.
@@ -98,7 +82,7 @@ export function createRequestListener(options: ListenerOptions): RequestListener
       return;
     }
     const answer = Buffer.from(JSON.stringify(response));
-    if (read !== null) answers.set(actor, text, answer, read, operation ?? '');
+    if (read !== null) answers.set(actor, method, request, answer, read, operation ?? '');
     sendBytes(res, 200, answer);
   }
 
@@ -164,6 +148,45 @@ function authenticate(tokens: TokenService, header: string | undefined): string 
       const challenge = error.reason === 'missing' ? 'Bearer realm="minihub"' : 'Bearer realm="minihub", error="invalid_token"';
       throw new HttpError(401, error.message, { 'WWW-Authenticate': challenge }, extensions);
     }
+    throw error;
+  }
+}
+
+/** A POST's body as text: JSON content type, size limit, strict UTF-8. */
+async function readJsonText(req: IncomingMessage, maxBytes: number): Promise<string> {
+  const contentType = req.headers['content-type'] ?? '';
+  if (!/^application\/json\s*(;|$)/i.test(contentType)) {
+    throw new HttpError(415, `Content-Type ${contentType === '' ? 'is missing' : `"${contentType}" is not supported`}; expected application/json`);
+  }
+  const bytes = await readBody(req, maxBytes);
+  try {
+    // Fatal decoding: a lenient one would store U+FFFD in place of the bytes the client sent.
+    return UTF8.decode(bytes);
+  } catch {
+    throw new HttpError(400, 'the body is not valid UTF-8; expected UTF-8 encoded JSON');
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new HttpError(400, `the body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/** The part of a request target after `?`, or '' without one. */
+function searchOf(url: string | undefined): string {
+  const at = url?.indexOf('?') ?? -1;
+  return at < 0 ? '' : (url as string).slice(at + 1);
+}
+
+/** Runs a parameter reader, turning its MinihubError into a 400. */
+function badRequestOf<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof MinihubError) throw new HttpError(400, error.message);
     throw error;
   }
 }

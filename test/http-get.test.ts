@@ -1,0 +1,157 @@
+// GET /api/graphql?query=… (GraphQL over HTTP): queries run as over POST, with the same token check,
+// limits and response cache; a mutation over GET is 405 and changes nothing; bad parameters are 400.
+
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { connect } from 'node:net';
+
+import { SAMPLE, startTestServer, type Reply, type TestServer } from './fixtures/server.ts';
+
+const ORDERS = 'urn:li:dataset:(urn:li:dataPlatform:postgres,shop.public.orders,PROD)';
+const GRAPHQL_RESPONSE = 'application/graphql-response+json';
+const READ_DESCRIPTION = 'query description($urn: String!) { dataset(urn: $urn) { properties { description } } }';
+
+/** GETs /api/graphql with `params` as its query string, with the root token unless `token` is null. */
+function get(hub: TestServer, params: Record<string, string>, token: string | null = hub.token, headers: Record<string, string> = {}): Promise<Reply> {
+  return hub.request(`/api/graphql?${new URLSearchParams(params)}`, { headers: { ...(token === null ? {} : { Authorization: `Bearer ${token}` }), ...headers } });
+}
+
+const tagExists = async (hub: TestServer, id: string): Promise<boolean> =>
+  (await hub.gql(`{ tag(urn: "urn:li:tag:${id}") { properties { name } } }`)).json.data.tag.properties !== null;
+
+const getSuite = suite<{ hub: TestServer }>('GET /api/graphql');
+
+getSuite.before(async (context) => {
+  context.hub = await startTestServer({ seed: [SAMPLE] });
+});
+getSuite.after(async ({ hub }) => hub.close());
+
+getSuite('runs a query sent as GET and answers as POST would', async ({ hub }) => {
+  const query = '{ me { corpUser { username } } }';
+  const reply = await get(hub, { query });
+  assert.is(reply.status, 200);
+  assert.is(reply.headers.get('content-type'), 'application/json; charset=utf-8');
+  assert.is(reply.text, (await hub.gql(query)).text);
+});
+
+getSuite('takes variables and operationName as JSON and text in the query string', async ({ hub }) => {
+  const query = `${READ_DESCRIPTION} query other { me { corpUser { username } } }`;
+  const reply = await get(hub, { query, variables: JSON.stringify({ urn: ORDERS }), operationName: 'description' });
+  assert.is(reply.status, 200);
+  assert.type(reply.json.data.dataset.properties.description, 'string');
+  const other = await get(hub, { query, operationName: 'other' });
+  assert.equal(other.json.data, { me: { corpUser: { username: 'datahub' } } });
+  // An empty variables parameter means none, as graphql-http reads it.
+  assert.is((await get(hub, { query: '{ __typename }', variables: '' })).json.data.__typename, 'Query');
+});
+
+getSuite('answers a mutation over GET with 405, Allow: POST and a JSON error, and writes nothing', async ({ hub }) => {
+  const reply = await get(hub, { query: 'mutation { createTag(input: {id: "sent-by-get", name: "no"}) }' });
+  assert.is(reply.status, 405);
+  assert.is(reply.headers.get('allow'), 'POST');
+  assert.match(reply.json.errors[0].message, /mutation cannot be sent with GET; send it as a POST/);
+  assert.is(await tagExists(hub, 'sent-by-get'), false);
+  // The operation chosen by operationName decides, not the first one in the document.
+  const both = 'query read { __typename } mutation write { createTag(input: {id: "chosen-by-name", name: "no"}) }';
+  assert.is((await get(hub, { query: both, operationName: 'write' })).status, 405);
+  assert.is(await tagExists(hub, 'chosen-by-name'), false);
+  assert.is((await get(hub, { query: both, operationName: 'read' })).status, 200);
+  // The same mutation over POST still runs.
+  assert.is((await hub.gql('mutation { createTag(input: {id: "sent-by-post", name: "yes"}) }')).json.data.createTag, 'urn:li:tag:sent-by-post');
+  assert.is(await tagExists(hub, 'sent-by-post'), true);
+});
+
+getSuite('answers a GET mutation 405 in the media type the client accepts, also when cached as a document', async ({ hub }) => {
+  const mutation = 'mutation { createTag(input: {id: "twice", name: "no"}) }';
+  for (let i = 0; i < 2; i++) {
+    const reply = await get(hub, { query: mutation }, hub.token, { Accept: GRAPHQL_RESPONSE });
+    assert.is(reply.status, 405);
+    assert.is(reply.headers.get('content-type'), `${GRAPHQL_RESPONSE}; charset=utf-8`);
+  }
+  assert.is(await tagExists(hub, 'twice'), false);
+});
+
+const badParams: [string, Record<string, string>, RegExp][] = [
+  ['variables that are not JSON', { query: '{ __typename }', variables: '{"urn": ' }, /"variables" in the query string is not valid JSON/],
+  ['variables that are a JSON array', { query: '{ __typename }', variables: '[1]' }, /"variables" must be an object or null, not an array/],
+  ['extensions that are not JSON', { query: '{ __typename }', extensions: 'nope' }, /"extensions" in the query string is not valid JSON/],
+  ['extensions that are a string', { query: '{ __typename }', extensions: '"x"' }, /"extensions" must be an object or null, not a string/],
+  ['no query', { variables: '{}' }, /the query string has no "query"; expected \/api\/graphql\?query=/],
+];
+for (const [label, params, message] of badParams) {
+  getSuite(`answers ${label} with 400 naming the parameter`, async ({ hub }) => {
+    const reply = await get(hub, params);
+    assert.is(reply.status, 400);
+    assert.match(reply.json.errors[0].message, message);
+  });
+}
+
+getSuite('answers a parameter given twice with 400, since a proxy could read the other one', async ({ hub }) => {
+  const reply = await hub.request('/api/graphql?query=%7B__typename%7D&query=mutation%7B__typename%7D', { headers: { Authorization: `Bearer ${hub.token}` } });
+  assert.is(reply.status, 400);
+  assert.match(reply.json.errors[0].message, /gives "query" 2 times; expected it once/);
+});
+
+getSuite('answers a GET without a token 401, before reading any parameter', async ({ hub }) => {
+  const reply = await get(hub, { query: '{ __typename }', variables: 'not json' }, null);
+  assert.is(reply.status, 401);
+  assert.is(reply.headers.get('www-authenticate'), 'Bearer realm="minihub"');
+  assert.is(reply.json.errors[0].extensions.reason, 'missing');
+  assert.is((await get(hub, { query: '{ __typename }' }, 'not-a-token')).status, 401);
+});
+
+getSuite('keeps the query-length and variables-depth limits', async () => {
+  const small = await startTestServer({ limits: { maxQueryLength: 50, maxVariablesDepth: 2 } });
+  try {
+    const long = await get(small, { query: `{ __typename } #${'x'.repeat(60)}` });
+    assert.is(long.status, 400);
+    assert.match(long.json.errors[0].message, /"query" is \d+ characters long; the limit is 50/);
+    const deep = await get(small, { query: '{ __typename }', variables: '{"a": {"b": {"c": 1}}}' });
+    assert.is(deep.status, 400);
+    assert.match(deep.json.errors[0].message, /"variables" nest more than 2 levels deep/);
+  } finally {
+    await small.close();
+  }
+});
+
+getSuite('answers a URL longer than node\'s header limit with 431 saying to use POST', async ({ hub }) => {
+  const path = `/api/graphql?${new URLSearchParams({ query: `{ __typename } #${'x'.repeat(20_000)}` })}`;
+  const answer = await exchange(hub, `GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${hub.token}\r\n\r\n`);
+  assert.match(answer, /^HTTP\/1\.1 431 /);
+  assert.match(answer, /the request line and headers are larger than \d+ bytes; send a long GraphQL query as a POST with a JSON body/);
+});
+
+getSuite('serves GET and POST reads from the response cache, never stale after a write', async ({ hub }) => {
+  const params = { query: READ_DESCRIPTION, variables: JSON.stringify({ urn: ORDERS }) };
+  const first = await get(hub, params);
+  assert.is((await get(hub, params)).text, first.text);
+  const post = await hub.gql(READ_DESCRIPTION, { urn: ORDERS });
+  assert.is(post.text, first.text, 'the same read sent both ways answers the same');
+  await hub.gql(`mutation { updateDataset(urn: "${ORDERS}", input: {editableProperties: {description: "written between reads"}}) { urn } }`);
+  assert.is((await get(hub, params)).json.data.dataset.properties.description, 'written between reads');
+  assert.is((await hub.gql(READ_DESCRIPTION, { urn: ORDERS })).json.data.dataset.properties.description, 'written between reads');
+});
+
+getSuite('answers a validation error 400 under graphql-response+json and 200 under application/json, as POST does', async ({ hub }) => {
+  const strict = await get(hub, { query: '{ nope }' }, hub.token, { Accept: GRAPHQL_RESPONSE });
+  assert.is(strict.status, 400);
+  assert.equal(Object.keys(strict.json), ['errors', 'extensions']);
+  const datahub = await get(hub, { query: '{ nope }' }, hub.token, { Accept: 'application/json' });
+  assert.is(datahub.status, 200);
+  assert.is(datahub.json.data, null);
+});
+
+getSuite.run();
+
+/** Writes `request` on a fresh connection and resolves to everything read until the server closes it. */
+function exchange(hub: TestServer, request: string): Promise<string> {
+  const { hostname, port } = new URL(hub.url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
+    socket.on('error', () => {});
+    socket.on('close', () => resolve(answer));
+    socket.write(request);
+  });
+}
