@@ -1,11 +1,13 @@
-// Parses the text of a DataHub `file` source file (MCEs with snapshots and MCPs) into aspect upserts.
-// Pure: no file I/O and no output; bad records are returned as rejections, only an unreadable file throws.
+// Parses the text of a DataHub `file` source file (MCEs with snapshots and MCPs) into aspect upserts,
+// record by record as read-records.ts hands them on. Pure: no file I/O and no output; bad records are
+// returned as rejections, only an unreadable file throws.
 
 import { badRequest, MinihubError } from '../errors.ts';
 import { isJsonObject } from '../store/json.ts';
 import type { JsonObject, JsonValue } from '../store/json.ts';
 import { parseUrn } from '../urn.ts';
 import { aspectNameOf, normaliseTypeName } from './aspect-names.ts';
+import { readRecords, type RawRecord, type TextPieces } from './read-records.ts';
 
 /** One aspect to upsert, its value in Pegasus JSON form (the form MCPs use). */
 export interface IngestedAspect {
@@ -29,7 +31,6 @@ export interface ParsedFile {
   rejected: RejectedRecord[];
 }
 
-const EXPECTED_FILE = 'expected a JSON array of records, one JSON object, or JSON lines (one record per line)';
 const EXPECTED_RECORD =
   'expected a MetadataChangeEvent ({"proposedSnapshot": …}) or a MetadataChangeProposal ' +
   '({"entityUrn", "aspectName", "aspect": {"value" | "json"}})';
@@ -52,74 +53,37 @@ const AVRO_PRIMITIVES = new Map<string, (value: JsonValue) => boolean>([
 const USER_KEYED_MAPS = new Set(['customProperties']);
 
 /**
- * Parses a DataHub file. `source` names the file in messages. Throws BAD_REQUEST only when the text is not
+ * Parses a DataHub file's text. `source` names the file in messages. Throws BAD_REQUEST only when the text is not
  * JSON, a JSON array, or JSON lines at all; a bad record is reported in `rejected` and the rest are kept.
  */
 export function parseDataHubFile(text: string, source: string): ParsedFile {
-  const result: ParsedFile = { records: 0, aspects: [], rejected: [] };
-  for (const { record, value, error } of readRecords(text, source)) {
+  // Editors on Windows like to prepend a byte-order mark, which JSON.parse refuses.
+  const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  return parseDataHubPieces(() => [body], source);
+}
+
+/**
+ * As parseDataHubFile, over text read in pieces (see read-records.ts), one record at a time: only the
+ * records' aspects are kept, never the text, so a file of any size can be parsed.
+ */
+export function parseDataHubPieces(pieces: TextPieces, source: string): ParsedFile {
+  let result: ParsedFile = { records: 0, aspects: [], rejected: [] };
+  const onRecord = ({ record, value, error }: RawRecord) => {
     result.records++;
     if (error !== undefined) {
       result.rejected.push({ record, reason: error });
-      continue;
+      return;
     }
     try {
-      result.aspects.push(...recordAspects(value));
+      for (const aspect of recordAspects(value)) result.aspects.push(aspect);
     } catch (err) {
       // Only expected failures become rejections; anything else is a bug and should surface as one.
       if (!(err instanceof MinihubError)) throw err;
       result.rejected.push({ record, reason: err.message });
     }
-  }
+  };
+  readRecords(pieces, source, onRecord, () => (result = { records: 0, aspects: [], rejected: [] }));
   return result;
-}
-
-interface RawRecord {
-  record: number;
-  value: JsonValue;
-  error?: string;
-}
-
-function readRecords(text: string, source: string): RawRecord[] {
-  // Editors on Windows like to prepend a byte-order mark, which JSON.parse refuses.
-  const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
-  const first = body.trimStart()[0];
-  if (first !== '[' && first !== '{') {
-    const found = first === undefined ? 'the file is empty' : `it starts with ${JSON.stringify(first)}`;
-    throw badRequest(`Cannot read ${source}: ${found}; ${EXPECTED_FILE}`);
-  }
-
-  let whole: JsonValue;
-  try {
-    whole = JSON.parse(body) as JsonValue;
-  } catch (err) {
-    return readJsonLines(body, source, errorText(err));
-  }
-  if (Array.isArray(whole)) return whole.map((value, i) => ({ record: i + 1, value }));
-  return [{ record: 1, value: whole }];
-}
-
-function readJsonLines(body: string, source: string, wholeError: string): RawRecord[] {
-  const records: RawRecord[] = [];
-  const lines = body.split(/\r?\n/);
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]?.trim() ?? '';
-    if (line === '') continue;
-    try {
-      records.push({ record: i + 1, value: JSON.parse(line) as JsonValue });
-    } catch (err) {
-      // A first line that is not JSON means this is a broken JSON document, not JSON lines.
-      if (records.length === 0) {
-        throw badRequest(`Cannot read ${source}: it is not valid JSON (${wholeError}) nor JSON lines; ${EXPECTED_FILE}`);
-      }
-      records.push({
-        record: i + 1,
-        value: null,
-        error: `${source}:${i + 1}: not valid JSON (${errorText(err)}); expected one JSON record per line`,
-      });
-    }
-  }
-  return records;
 }
 
 function recordAspects(record: JsonValue): IngestedAspect[] {

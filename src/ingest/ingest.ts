@@ -1,13 +1,11 @@
 // Applies a DataHub file to the store as log records holding only the aspects that change (one per
 // INGEST_BATCH_ASPECTS aspects), so ingesting the same file twice writes nothing the second time.
 
-import { readFileSync } from 'node:fs';
-
-import { MinihubError } from '../errors.ts';
 import type { AspectChange } from '../store/catalogue.ts';
 import type { JsonValue } from '../store/json.ts';
 import type { Store } from '../store/store.ts';
-import { parseDataHubFile, type ParsedFile, type RejectedRecord } from './datahub-file.ts';
+import { parseDataHubFile, parseDataHubPieces, type ParsedFile, type RejectedRecord } from './datahub-file.ts';
+import { fileText } from './file-text.ts';
 
 /**
  * What ingesting one source did: RunningServer.seeded holds one per seed.
@@ -62,10 +60,13 @@ export function parsedChanges(files: readonly ParsedFile[]): AspectChange[] {
   return [...latest.values()];
 }
 
-/** Reads (a path) and parses a source, naming it for reports; ingestParsed() then applies it. */
+/**
+ * Reads (a path, in pieces: a file may exceed V8's string cap) and parses a source, naming it for
+ * reports; ingestParsed() then applies it.
+ */
 export function parseSource(source: IngestSource): { name: string; parsed: ParsedFile } {
-  const [name, text] = typeof source === 'string' ? [source, readSource(source)] : ['(records)', JSON.stringify(source)];
-  return { name, parsed: parseDataHubFile(text, name) };
+  if (typeof source === 'string') return { name: source, parsed: parseDataHubPieces(() => fileText(source), source) };
+  return { name: '(records)', parsed: parseDataHubFile(JSON.stringify(source), '(records)') };
 }
 
 /** Aspects per log record: bounded, so a large file is many moderate lines rather than one huge one. */
@@ -104,14 +105,4 @@ export async function ingestParsed(
     unchanged,
     rejected: parsed.rejected,
   };
-}
-
-function readSource(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (error as Error).message;
-    throw new MinihubError('BAD_REQUEST', `cannot read ${path}: ${why}; expected a DataHub MCE/MCP JSON or JSON-lines file`);
-  }
 }
