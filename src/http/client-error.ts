@@ -4,6 +4,7 @@
 import { maxHeaderSize, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 
+import { shown } from '../errors.ts';
 import { closeAfterAnswer } from './body.ts';
 import { HttpError, sendHttpError } from './reply.ts';
 
@@ -28,5 +29,5 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
 /** node:http's 'checkExpectation': an Expect other than 100-continue, which node would answer with an empty 417. */
 export function answerExpectationFailed(req: IncomingMessage, res: ServerResponse): void {
   closeAfterAnswer(req, res);
-  sendHttpError(res, new HttpError(417, `Expect: ${req.headers.expect ?? ''} is not supported; only 100-continue is`));
+  sendHttpError(res, new HttpError(417, `Expect: ${shown(req.headers.expect ?? '')} is not supported; only 100-continue is`));
 }

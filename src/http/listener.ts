@@ -5,7 +5,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 
 import type { TokenService } from '../auth/tokens.ts';
 import { ROOT_USER } from '../auth/users.ts';
-import { AuthenticationError, MinihubError } from '../errors.ts';
+import { AuthenticationError, MinihubError, shown } from '../errors.ts';
 import { GraphQLExecutor, readGraphQLParams, readGraphQLSearchParams } from '../graphql/execute-request.ts';
 import { ResponseCache } from '../graphql/response-cache.ts';
 import type { Limits } from '../limits.ts';
@@ -102,7 +102,7 @@ export function createRequestListener(options: ListenerOptions): RequestListener
         return graphiql(req, res, '');
       default:
         if (path?.startsWith(`${GRAPHIQL_PATH}/`) === true) return graphiql(req, res, path.slice(GRAPHIQL_PATH.length + 1));
-        throw new HttpError(404, `no route for ${req.method} ${path}; minihub serves ${ENDPOINTS.join(', ')}`, {}, { endpoints: ENDPOINTS });
+        throw new HttpError(404, `no route for ${req.method} ${shown(path ?? '')}; minihub serves ${ENDPOINTS.join(', ')}`, {}, { endpoints: ENDPOINTS });
     }
   }
 
@@ -156,7 +156,7 @@ function authenticate(tokens: TokenService, header: string | undefined): string 
 async function readJsonText(req: IncomingMessage, maxBytes: number): Promise<string> {
   const contentType = req.headers['content-type'] ?? '';
   if (!/^application\/json\s*(;|$)/i.test(contentType)) {
-    throw new HttpError(415, `Content-Type ${contentType === '' ? 'is missing' : `"${contentType}" is not supported`}; expected application/json`);
+    throw new HttpError(415, `Content-Type ${contentType === '' ? 'is missing' : `"${shown(contentType)}" is not supported`}; expected application/json`);
   }
   const bytes = await readBody(req, maxBytes);
   try {

@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { shown } from '../errors.ts';
 import { HttpError, type Headers } from './reply.ts';
 
 export const GRAPHIQL_PATH = '/api/graphiql';
@@ -95,7 +96,7 @@ export function createStaticFiles(dir: string = PAGE_DIR): StaticFilesHandler {
 }
 
 function notFound(name: string): HttpError {
-  return new HttpError(404, `no file "${name}" under ${GRAPHIQL_PATH}/; the page is ${GRAPHIQL_PATH}`, SECURITY_HEADERS);
+  return new HttpError(404, `no file "${shown(name)}" under ${GRAPHIQL_PATH}/; the page is ${GRAPHIQL_PATH}`, SECURITY_HEADERS);
 }
 
 /** Regular files of a served type, by their path relative to `dir` with '/' separators. */
