@@ -8,6 +8,7 @@ import * as assert from 'uvu/assert';
 import { MinihubError } from '../src/errors.ts';
 import { aspectNameOf } from '../src/ingest/aspect-names.ts';
 import { parseDataHubFile } from '../src/ingest/datahub-file.ts';
+import { checkedEntityType } from '../src/urn.ts';
 import type { IngestedAspect, ParsedFile } from '../src/ingest/datahub-file.ts';
 import { isJsonObject } from '../src/store/json.ts';
 import type { JsonObject, JsonValue } from '../src/store/json.ts';
@@ -25,6 +26,18 @@ function mce(urn: string, snapshot: string, aspects: JsonObject[]): JsonObject {
 
 function mcp(urn: string, aspectName: string, aspect: JsonObject, extra: JsonObject = {}): JsonObject {
   return { entityType: urn.split(':')[2] ?? '', entityUrn: urn, changeType: 'UPSERT', aspectName, aspect, ...extra };
+}
+
+/** The message of the MinihubError `fn` throws. */
+function messageOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (err) {
+    assert.instance(err, MinihubError);
+    return (err as MinihubError).message;
+  }
+  assert.unreachable('expected an error');
+  return '';
 }
 
 function parse(records: JsonValue): ParsedFile {
@@ -281,6 +294,45 @@ rejections('rejects a record with a bad urn using the urn parser message', () =>
   assert.is(parsed.aspects.length, 1);
   assert.equal(parsed.rejected.map((r) => r.record), [1]);
   assert.match(parsed.rejected[0]?.reason ?? '', 'Invalid urn "urn:li:dataset:(urn:li:dataPlatform:hive,,PROD)": part 2 of its key is empty');
+});
+
+rejections('refuses an entity urn the API could not read, by its line, with the reason the mutations give', () => {
+  const unreadable = [
+    'urn:li:dataset:(postgres,a.b,PROD)', // platform not a dataPlatform urn
+    'urn:li:dataset:(urn:li:dataPlatform:hive,x,LIVE)', // origin not a FabricType
+    'urn:li:dataset:(urn:li:dataPlatform:hive,x)', // two parts
+  ];
+  const lines = [
+    JSON.stringify(propertiesMcp),
+    JSON.stringify(mcp(unreadable[0] as string, 'status', { json: { removed: false } })),
+    JSON.stringify(mce(unreadable[1] as string, 'DatasetSnapshot', [{ [`${P2A}common.Status`]: { removed: false } }])),
+    JSON.stringify(mcp(unreadable[2] as string, 'status', { json: { removed: false } })),
+  ];
+  const parsed = parseDataHubFile(lines.join('\n'), 'mixed.jsonl');
+  assert.is(parsed.records, 4);
+  assert.equal(parsed.aspects.map((aspect) => aspect.urn), [HIVE]);
+  assert.equal(parsed.rejected.map((r) => r.record), [2, 3, 4]);
+  // The same words updateDataset or dataset(urn) answer with for that urn.
+  unreadable.forEach((urn, i) => assert.is(parsed.rejected[i]?.reason, messageOf(() => checkedEntityType(urn))));
+  assert.match(parsed.rejected[0]?.reason ?? '', 'its platform "postgres" is not a urn:li:dataPlatform:<platform> urn');
+  assert.match(parsed.rejected[1]?.reason ?? '', 'its origin "LIVE" is not a FabricType');
+});
+
+rejections('quotes at most a short piece of a huge urn, aspect name, type or changeType', () => {
+  const huge = 'A'.repeat(1_000_000);
+  const parsed = parse([
+    mcp(`urn:li:${huge}`, 'status', { json: { removed: false } }),
+    mcp(`urn:li:dataset:(urn:li:dataPlatform:hive,${huge},PROD)`, 'status', { json: { removed: false } }),
+    mcp('urn:li:tag:t', huge, { json: [] }),
+    mcp('urn:li:tag:t', 'status', { json: { removed: false } }, { changeType: huge }),
+    mcp('urn:li:tag:t', 'status', { json: { removed: false } }, { entityType: huge }),
+    mce('urn:li:tag:t', 'TagSnapshot', [{ [huge]: {} }]),
+    mce('urn:li:tag:t', `${huge}Snapshot`, []),
+    { [huge]: 1 },
+  ]);
+  assert.is(parsed.rejected.length, 8);
+  for (const { record, reason } of parsed.rejected) assert.ok(reason.length < 400, `record ${record}: a reason of ${reason.length} characters`);
+  assert.match(parsed.rejected[0]?.reason ?? '', /^Invalid urn "urn:li:A{93}…": it is 1000007 characters long/);
 });
 
 const names = suite('aspectNameOf');

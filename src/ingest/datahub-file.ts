@@ -2,10 +2,10 @@
 // record by record as read-records.ts hands them on. Pure: no file I/O and no output; bad records are
 // returned as rejections, only an unreadable file throws.
 
-import { badRequest, MinihubError } from '../errors.ts';
+import { badRequest, MinihubError, shown } from '../errors.ts';
 import { isJsonObject } from '../store/json.ts';
 import type { JsonObject, JsonValue } from '../store/json.ts';
-import { parseUrn } from '../urn.ts';
+import { checkedEntityType } from '../urn.ts';
 import { aspectNameOf, normaliseTypeName } from './aspect-names.ts';
 import { readRecords, type RawRecord, type TextPieces } from './read-records.ts';
 
@@ -96,8 +96,7 @@ function recordAspects(record: JsonValue): IngestedAspect[] {
     throw badRequest('usage records (with "bucket") are not supported; expected MetadataChangeEvents or MetadataChangeProposals');
   }
   const keys = Object.keys(record);
-  const found = keys.length === 0 ? 'an empty object' : `an object with keys ${keys.slice(0, 8).join(', ')}`;
-  throw badRequest(`the record is ${found}; ${EXPECTED_RECORD}`);
+  throw badRequest(`the record is ${describe(record)}; ${EXPECTED_RECORD}`);
 }
 
 function mceAspects(snapshotUnion: JsonValue): IngestedAspect[] {
@@ -110,16 +109,18 @@ function mceAspects(snapshotUnion: JsonValue): IngestedAspect[] {
   const [snapshotType, snapshot] = entry as [string, JsonObject];
   const { urn, aspects } = snapshot;
   if (typeof urn !== 'string') {
-    throw badRequest(`the ${shortName(snapshotType)} has no string "urn"; ${expected}`);
+    throw badRequest(`the ${shown(shortName(snapshotType))} has no string "urn"; ${expected}`);
   }
-  const { entityType } = parseUrn(urn);
+  // Only a URN the API can read back is stored: the checks the mutations make (a dataset's down to its
+  // platform and origin), else every later read of the entity would fail.
+  const entityType = checkedEntityType(urn);
   const snapshotEntity = shortName(snapshotType).replace(/Snapshot$/, '');
   // DataHub refuses a snapshot whose type disagrees with its URN; names differ only in case (CorpUser/corpuser).
   if (snapshotEntity.toLowerCase() !== entityType.toLowerCase()) {
-    throw badRequest(`${urn}: a ${shortName(snapshotType)} cannot hold a "${entityType}" urn; expected a ${entityType} snapshot`);
+    throw badRequest(`${shown(urn)}: a ${shown(shortName(snapshotType))} cannot hold a "${entityType}" urn; expected a ${entityType} snapshot`);
   }
   if (!Array.isArray(aspects)) {
-    throw badRequest(`${urn}: "aspects" is ${describe(aspects ?? null)}; expected an array of {"<aspect type>": {...}}`);
+    throw badRequest(`${shown(urn)}: "aspects" is ${describe(aspects ?? null)}; expected an array of {"<aspect type>": {...}}`);
   }
 
   return aspects.map((item, i) => {
@@ -127,13 +128,13 @@ function mceAspects(snapshotUnion: JsonValue): IngestedAspect[] {
     const [pair] = pairs;
     if (pairs.length !== 1 || pair === undefined || !isJsonObject(pair[1])) {
       throw badRequest(
-        `${urn}: aspect ${i + 1} is ${describe(item)}; expected {"com.linkedin.pegasus2avro.<pkg>.<AspectType>": {...}}`,
+        `${shown(urn)}: aspect ${i + 1} is ${describe(item)}; expected {"com.linkedin.pegasus2avro.<pkg>.<AspectType>": {...}}`,
       );
     }
     const aspect = aspectNameOf(pair[0]);
     if (aspect === undefined) {
       throw badRequest(
-        `${urn}: aspect ${i + 1} has type "${pair[0]}"; expected a fully qualified type such as ` +
+        `${shown(urn)}: aspect ${i + 1} has type "${shown(pair[0])}"; expected a fully qualified type such as ` +
           '"com.linkedin.pegasus2avro.dataset.DatasetProperties"',
       );
     }
@@ -144,19 +145,20 @@ function mceAspects(snapshotUnion: JsonValue): IngestedAspect[] {
 function mcpAspect(record: JsonObject): IngestedAspect {
   const { entityUrn, entityType: declared, changeType, aspectName, aspect } = record;
   if (changeType !== undefined && changeType !== null && changeType !== 'UPSERT') {
-    throw badRequest(`changeType ${JSON.stringify(changeType)} is not supported; expected "UPSERT"`);
+    throw badRequest(`changeType ${quoted(changeType)} is not supported; expected "UPSERT"`);
   }
   if (typeof entityUrn !== 'string') {
     throw badRequest(`the proposal's "entityUrn" is ${describe(entityUrn ?? null)}; expected a urn string`);
   }
-  const { entityType } = parseUrn(entityUrn);
+  // As for snapshots: only a URN the API can read back, checked as the mutations check it.
+  const entityType = checkedEntityType(entityUrn);
   if (declared !== undefined && declared !== null && declared !== entityType) {
-    throw badRequest(`${entityUrn}: entityType ${JSON.stringify(declared)} does not match the urn; expected "${entityType}"`);
+    throw badRequest(`${shown(entityUrn)}: entityType ${quoted(declared)} does not match the urn; expected "${entityType}"`);
   }
   if (typeof aspectName !== 'string' || aspectName === '') {
-    throw badRequest(`${entityUrn}: "aspectName" is ${describe(aspectName ?? null)}; expected an aspect name such as "datasetProperties"`);
+    throw badRequest(`${shown(entityUrn)}: "aspectName" is ${describe(aspectName ?? null)}; expected an aspect name such as "datasetProperties"`);
   }
-  const where = `${entityUrn} ${aspectName}`;
+  const where = `${shown(entityUrn)} ${shown(aspectName)}`;
   if (!isJsonObject(aspect)) {
     throw badRequest(`${where}: "aspect" is ${describe(aspect ?? null)}; expected {"value": "<JSON string>"} or {"json": {...}}`);
   }
@@ -167,7 +169,7 @@ function mcpAspect(record: JsonObject): IngestedAspect {
   } else if (typeof aspect.value === 'string') {
     const { contentType } = aspect;
     if (contentType !== undefined && contentType !== null && contentType !== 'application/json') {
-      throw badRequest(`${where}: contentType ${JSON.stringify(contentType)} is not supported; expected "application/json"`);
+      throw badRequest(`${where}: contentType ${quoted(contentType)} is not supported; expected "application/json"`);
     }
     try {
       value = JSON.parse(aspect.value) as JsonValue;
@@ -232,9 +234,14 @@ function describe(value: JsonValue): string {
   if (Array.isArray(value)) return 'an array';
   if (isJsonObject(value)) {
     const keys = Object.keys(value);
-    return keys.length === 0 ? 'an empty object' : `an object with keys ${keys.slice(0, 8).join(', ')}`;
+    return keys.length === 0 ? 'an empty object' : `an object with keys ${keys.slice(0, 8).map(shown).join(', ')}`;
   }
   return `the ${typeof value} ${JSON.stringify(value).slice(0, 60)}`;
+}
+
+/** A value a record gave, as a message quotes it: a string in quotes, shortened; anything else described. */
+function quoted(value: JsonValue): string {
+  return typeof value === 'string' ? JSON.stringify(shown(value)) : describe(value);
 }
 
 function errorText(err: unknown): string {
