@@ -10,6 +10,7 @@ import { TokenService } from './auth/tokens.ts';
 import { ROOT_USER } from './auth/users.ts';
 import { corpUserUrn } from './urn.ts';
 import { answerClientError, answerExpectationFailed } from './http/client-error.ts';
+import { limitConnections } from './http/connection-limit.ts';
 import { createRequestListener as createHttpListener } from './http/listener.ts';
 import { HttpError, sendHttpError } from './http/reply.ts';
 import { ingestParsed, parsedChanges, parseSource, type IngestReport, type IngestSource } from './ingest/ingest.ts';
@@ -172,9 +173,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       // The listener refuses a missing Host itself, with a JSON body; node's refusal has none.
       requireHostHeader: false,
     },
-    hub.listener,
   );
-  server.maxConnections = limits.maxConnections;
+  // Counted there, not by node alone: past the limit a connection still gets one answer (/health, or a 503).
+  limitConnections(server, limits.maxConnections, hub.listener);
   server.on('clientError', answerClientError);
   server.on('checkExpectation', answerExpectationFailed);
   try {
