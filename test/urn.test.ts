@@ -3,8 +3,8 @@
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { MinihubError } from '../src/errors.ts';
-import { FABRIC_TYPES, corpUserUrn, entityTypeOf, parseDatasetUrn, parseUrn, tagUrn } from '../src/urn.ts';
+import { MinihubError, shown } from '../src/errors.ts';
+import { FABRIC_TYPES, checkedEntityType, corpUserUrn, entityTypeOf, givenTagUrn, parseDatasetUrn, parseUrn, tagUrn } from '../src/urn.ts';
 
 /** Runs fn, asserts it throws a BAD_REQUEST, and returns the message for further checks. */
 function badRequestMessage(fn: () => unknown): string {
@@ -191,7 +191,88 @@ helpers('rejects an empty username or tag id', () => {
   assert.match(badRequestMessage(() => tagUrn('  ')), 'Invalid tag id');
 });
 
+const bounded = suite('limits before everything else, and short quotes');
+const MEGABYTE = 1_000_000;
+
+bounded('refuses a megabyte urn by its length alone, quoting 100 characters of it', () => {
+  for (const urn of [`urn:li:${'A'.repeat(MEGABYTE)}`, `urn:li:dataset:(urn:li:dataPlatform:hive,${'x'.repeat(MEGABYTE)},PROD)`, ` ${'('.repeat(MEGABYTE)}`]) {
+    const message = badRequestMessage(() => parseUrn(urn));
+    assert.is(message, `Invalid urn "${urn.slice(0, 100)}…": it is ${urn.length} characters long; the limit is 512 bytes when URL-encoded; expected urn:li:<entityType>:<key>`);
+  }
+});
+
+bounded('checks the length first in every public function', () => {
+  const urn = `urn:li:${'datset'.repeat(MEGABYTE / 6)}:x`;
+  const calls: [string, () => unknown][] = [
+    ['parseUrn', () => parseUrn(urn)],
+    ['parseDatasetUrn', () => parseDatasetUrn(urn)],
+    ['checkedEntityType', () => checkedEntityType(urn)],
+    ['entityTypeOf', () => entityTypeOf(urn)],
+    ['corpUserUrn', () => corpUserUrn(urn)],
+    ['tagUrn', () => tagUrn(urn)],
+    ['givenTagUrn', () => givenTagUrn(urn)],
+  ];
+  for (const [name, call] of calls) {
+    const message = badRequestMessage(call);
+    assert.match(message, `${urn.length} characters long`, name);
+    assert.ok(message.length < 300, `${name}: ${message.length} characters`);
+    assert.not.match(message, 'did you mean', name);
+  }
+});
+
+bounded('refuses a urn over 512 characters before looking at its whitespace or prefix', () => {
+  assert.match(badRequestMessage(() => parseUrn(' '.repeat(513))), '513 characters long');
+  assert.match(badRequestMessage(() => parseUrn(`li:${'x'.repeat(600)}`)), '603 characters long');
+  assert.match(badRequestMessage(() => corpUserUrn(' '.repeat(513))), 'Invalid username');
+  assert.match(badRequestMessage(() => corpUserUrn(' '.repeat(513))), '513 characters long');
+});
+
+bounded('gives schemaField urns, which DataHub exempts from 512 bytes, a cap of 16 KiB', () => {
+  const prefix = `urn:li:schemaField:(${HIVE},`;
+  const fits = `${prefix}${'a'.repeat(16 * 1024 - encodeURIComponent(prefix).length - 1)})`;
+  assert.is(encodeURIComponent(fits).length, 16 * 1024);
+  assert.is(parseUrn(fits).entityType, 'schemaField');
+  assert.match(badRequestMessage(() => parseUrn(`${fits.slice(0, -1)}a)`)), 'longer than 16384 bytes when URL-encoded');
+  const message = badRequestMessage(() => parseUrn(`${prefix}${'a'.repeat(MEGABYTE)})`));
+  assert.match(message, 'the limit for a schemaField urn is 16384 bytes when URL-encoded');
+  assert.ok(message.length < 300, message);
+  // Encoded, an é is six bytes: 3,000 of them fit in 16 KiB of characters but not of encoded bytes.
+  assert.match(badRequestMessage(() => parseUrn(`${prefix}${'é'.repeat(3000)})`)), 'longer than 16384 bytes when URL-encoded');
+});
+
+bounded('suggests an entity type only for a short one', () => {
+  assert.match(badRequestMessage(() => parseUrn('urn:li:Datasett:x')), 'did you mean "dataset"?');
+  const long = `urn:li:D${'a'.repeat(400)}:x`;
+  const message = badRequestMessage(() => parseUrn(long));
+  assert.not.match(message, 'did you mean');
+  assert.match(message, `the entity type "D${'a'.repeat(99)}…" must start with a-z`);
+});
+
+bounded('quotes at most 100 characters of a dataset urn\'s platform or origin', () => {
+  const platform = `p${'x'.repeat(300)}`;
+  const origin = `O${'X'.repeat(300)}`;
+  const badPlatform = badRequestMessage(() => parseDatasetUrn(`urn:li:dataset:(${platform},x,PROD)`));
+  assert.match(badPlatform, `its platform "${platform.slice(0, 100)}…" is not`);
+  const badOrigin = badRequestMessage(() => parseDatasetUrn(`urn:li:dataset:(urn:li:dataPlatform:hive,x,${origin})`));
+  assert.match(badOrigin, `its origin "${origin.slice(0, 100)}…" is not a FabricType`);
+});
+
+bounded('shown() keeps short values whole and cuts long ones at 100 characters, never inside a surrogate pair', () => {
+  assert.is(shown('x'.repeat(100)), 'x'.repeat(100));
+  assert.is(shown('x'.repeat(101)), `${'x'.repeat(100)}…`);
+  assert.is(shown(`${'x'.repeat(99)}😀${'x'.repeat(10)}`), `${'x'.repeat(99)}…`);
+  assert.is(shown(`${'x'.repeat(98)}😀${'x'.repeat(10)}`), `${'x'.repeat(98)}😀…`);
+});
+
+bounded('givenTagUrn keeps the id as given and refuses an empty, padded or too long one', () => {
+  assert.is(givenTagUrn('a,b'), 'urn:li:tag:a,b');
+  assert.match(badRequestMessage(() => givenTagUrn('')), 'tag id "" is not usable');
+  assert.match(badRequestMessage(() => givenTagUrn(' x')), 'tag id " x" is not usable');
+  assert.match(badRequestMessage(() => givenTagUrn(`x${' '.repeat(600)}`)), '601 characters long');
+});
+
 parsing.run();
 rejecting.run();
 datasets.run();
 helpers.run();
+bounded.run();
