@@ -79,7 +79,7 @@ export function badRequest(message: string): MinihubError {
 }
 
 /** Why a bearer token was refused; the 401 body says which, never echoing the token. */
-export type AuthenticationFailure = 'missing' | 'malformed' | 'expired' | 'revoked';
+export type AuthenticationFailure = 'missing' | 'malformed' | 'expired' | 'revoked' | 'user_removed';
 
 export class AuthenticationError extends MinihubError {
   readonly reason: AuthenticationFailure;

@@ -1,9 +1,11 @@
 // The access-token lifecycle over GraphQL and HTTP: create for yourself or (as a token manager) for
-// others, list, revoke, expire; and the 401 body naming why, without echoing the token.
+// others, list, revoke, expire; tokens of removed users; and the 401 body naming why, without echoing the token.
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
+import { addUserChanges } from '../src/auth/users.ts';
+import { ingest } from '../src/ingest/ingest.ts';
 import { SAMPLE, startTestServer, type TestServer } from './fixtures/server.ts';
 
 const CREATE = `mutation c($input: CreateAccessTokenInput!) {
@@ -123,3 +125,68 @@ refusal('says missing, malformed, expired or revoked without echoing the token',
 });
 
 refusal.run();
+
+// ---
+
+const removed = suite<{ hub: TestServer }>('tokens of removed users');
+removed.before(async (context) => {
+  context.hub = await startTestServer({ seed: [SAMPLE] });
+});
+removed.after(async ({ hub }) => hub.close());
+
+/** Ingests DataHub's soft delete (or its undoing) of a corpuser, as `datahub delete` or an ingest file writes it. */
+const setRemoved = (hub: TestServer, username: string, value: boolean) =>
+  ingest(hub.store, [{ entityType: 'corpuser', entityUrn: `urn:li:corpuser:${username}`, changeType: 'UPSERT', aspectName: 'status', aspect: { json: { removed: value } } }], 'urn:li:corpuser:datahub');
+
+removed('refuses the token of a user removed by an ingested status at once, with reason user_removed, and again once restored', async ({ hub }) => {
+  const bob = await hub.createToken('bob');
+  // Twice, so the token's signature check is remembered: the removal must count all the same.
+  for (let i = 0; i < 2; i++) assert.equal((await hub.gql(ME, {}, bob)).json.data, { me: { corpUser: { username: 'bob' } } });
+  await setRemoved(hub, 'bob', true);
+  const reply = await hub.gql(ME, {}, bob);
+  assert.is(reply.status, 401);
+  assert.equal(reply.json.errors[0].extensions, { code: 401, type: 'UNAUTHENTICATED', reason: 'user_removed' });
+  assert.match(reply.json.errors[0].message, /the bearer token's user "bob" has been removed from this catalogue/);
+  assert.is(reply.headers.get('www-authenticate'), 'Bearer realm="minihub", error="invalid_token"');
+  assert.not.ok(reply.text.includes(bob));
+  // Also over GET, and no new token is issued for the removed user.
+  assert.is((await hub.request(`/api/graphql?query=${encodeURIComponent(ME)}`, { headers: { Authorization: `Bearer ${bob}` } })).status, 401);
+  try {
+    await hub.createToken('bob');
+    assert.unreachable('a token was made for a removed user');
+  } catch (error) {
+    assert.match((error as Error).message, /user "bob" has been removed from this catalogue/);
+  }
+  await setRemoved(hub, 'bob', false);
+  assert.is((await hub.gql(ME, {}, bob)).status, 200);
+});
+
+removed('refuses the token of a user whose entity is gone from the catalogue', async ({ hub }) => {
+  const change = (value: { active: boolean; displayName: string } | null) => [{ urn: 'urn:li:corpuser:dave', aspect: 'corpUserInfo', value }];
+  await hub.store.commit('addUser', 'urn:li:corpuser:datahub', () => change({ active: true, displayName: 'dave' }));
+  const dave = await hub.createToken('dave');
+  assert.is((await hub.gql(ME, {}, dave)).status, 200);
+  // Its only aspect removed, the entity no longer exists (a reset() to a seed without it also drops its tokens).
+  await hub.store.commit('removeUser', 'urn:li:corpuser:datahub', () => change(null));
+  const reply = await hub.gql(ME, {}, dave);
+  assert.is(reply.status, 401);
+  assert.is(reply.json.errors[0].extensions.reason, 'user_removed');
+});
+
+removed('takes a removed user back with user add, and its old tokens work again', async ({ hub }) => {
+  const carol = await hub.createToken('carol');
+  await setRemoved(hub, 'carol', true);
+  assert.is((await hub.gql(ME, {}, carol)).status, 401);
+  await hub.store.commit('addUser', 'urn:li:corpuser:datahub', (reader) => addUserChanges(reader, 'carol', 'Reader'));
+  assert.equal((await hub.gql(ME, {}, carol)).json.data, { me: { corpUser: { username: 'carol' } } });
+  assert.throws(() => addUserChanges(hub.store.catalogue, 'carol', null), /user "carol" already exists/);
+});
+
+removed('never counts the root user datahub as removed', async ({ hub }) => {
+  const root = await hub.createToken('datahub');
+  await setRemoved(hub, 'datahub', true);
+  assert.is((await hub.gql(ME)).status, 200, 'the session token');
+  assert.is((await hub.gql(ME, {}, root)).status, 200, 'a stored token');
+});
+
+removed.run();

@@ -11,7 +11,7 @@ import { num, str } from '../store/read.ts';
 import type { Store } from '../store/store.ts';
 import { corpUserUrn } from '../urn.ts';
 import { signJwt, verifyJwt, TOKEN_ISSUER, type TokenClaims } from './jwt.ts';
-import { userExists } from './users.ts';
+import { userExists, userRemoved } from './users.ts';
 
 export const TOKEN_INFO_ASPECT = 'dataHubAccessTokenInfo';
 const TOKEN_URN_PREFIX = 'urn:li:dataHubAccessToken:';
@@ -48,6 +48,13 @@ export interface TokenRequest {
   requestedBy: string;
 }
 
+/** What a verified token's text stands for; the actor's URN is kept so each request need not build it. */
+interface VerifiedToken {
+  claims: TokenClaims;
+  id: string;
+  userUrn: string;
+}
+
 /** Issues tokens, lists and revokes them, and checks the bearer token of each request. */
 export class TokenService {
   readonly #key: Buffer;
@@ -56,7 +63,7 @@ export class TokenService {
   readonly #sessionIds = new Set<string>();
   // Tokens whose signature and shape were verified: each request then costs a Map lookup, not two
   // HMACs. Expiry and the stored record are still checked every time, so revocation is immediate.
-  readonly #verified = new Map<string, { claims: TokenClaims; id: string }>();
+  readonly #verified = new Map<string, VerifiedToken>();
 
   constructor(key: Buffer, store: Store) {
     this.#key = key;
@@ -68,6 +75,9 @@ export class TokenService {
     const { username, name, description, lifetimeMs, requestedBy } = request;
     if (!userExists(this.#store.catalogue, username)) {
       throw badRequest(`no user "${shown(username)}" in this catalogue; a token can only be made for an existing user`);
+    }
+    if (userRemoved(this.#store.catalogue, username)) {
+      throw badRequest(`user "${shown(username)}" has been removed from this catalogue (status removed: true); a token can only be made for an existing user`);
     }
     const { token, id, expiresAt } = this.#sign(username, 'PERSONAL', lifetimeMs);
     const info: JsonObject = {
@@ -123,27 +133,30 @@ export class TokenService {
     const match = /^[Bb]earer +(\S+)\s*$/.exec(header);
     if (match === null) throw new AuthenticationError('malformed', 'the Authorization header is malformed; expected "Bearer <token>"');
     const token = match[1] as string;
-    const { claims, id } = this.#verify(token);
-    if (this.#sessionIds.has(id)) return claims.actorId;
-    const info = this.#store.catalogue.aspect(tokenUrn(id), TOKEN_INFO_ASPECT);
-    if (!isJsonObject(info)) throw new AuthenticationError('revoked', 'the bearer token has been revoked or was not issued by this minihub');
-    // A valid signature is not enough: the stored record must agree with the claims.
-    if (info.actorUrn !== corpUserUrn(claims.actorId)) {
-      throw new AuthenticationError('malformed', 'the bearer token does not match the token this minihub issued');
+    const { claims, id, userUrn } = this.#verify(token);
+    const catalogue = this.#store.catalogue;
+    if (!this.#sessionIds.has(id)) {
+      const info = catalogue.aspect(tokenUrn(id), TOKEN_INFO_ASPECT);
+      if (!isJsonObject(info)) throw new AuthenticationError('revoked', 'the bearer token has been revoked or was not issued by this minihub');
+      // A valid signature is not enough: the stored record must agree with the claims.
+      if (info.actorUrn !== userUrn) throw new AuthenticationError('malformed', 'the bearer token does not match the token this minihub issued');
+      if (typeof info.expiresAt === 'number' && info.expiresAt <= Date.now()) throw new AuthenticationError('expired', 'the bearer token has expired');
     }
-    if (typeof info.expiresAt === 'number' && info.expiresAt <= Date.now()) {
-      throw new AuthenticationError('expired', 'the bearer token has expired');
+    // Read from the live catalogue on every request (two map lookups), never remembered: a removal counts at once.
+    if (userRemoved(catalogue, claims.actorId, userUrn)) {
+      throw new AuthenticationError('user_removed', `the bearer token's user "${shown(claims.actorId)}" has been removed from this catalogue; its tokens no longer work`);
     }
     return claims.actorId;
   }
 
-  #verify(token: string): { claims: TokenClaims; id: string } {
+  #verify(token: string): VerifiedToken {
     const known = this.#verified.get(token);
     if (known !== undefined) {
       if (known.claims.exp !== undefined && known.claims.exp * 1000 <= Date.now()) throw new AuthenticationError('expired', 'the bearer token has expired');
       return known;
     }
-    const verified = { claims: verifyJwt(token, this.#key), id: this.#tokenId(token) };
+    const claims = verifyJwt(token, this.#key);
+    const verified = { claims, id: this.#tokenId(token), userUrn: corpUserUrn(claims.actorId) };
     if (this.#verified.size >= VERIFIED_TOKENS) this.#verified.clear();
     this.#verified.set(token, verified);
     return verified;

@@ -3,11 +3,14 @@
 
 import { badRequest } from '../errors.ts';
 import type { AspectChange, AspectReader, Catalogue } from '../store/catalogue.ts';
-import { aspectObject, str, urnId } from '../store/read.ts';
+import { aspectObject, bool, str, urnId } from '../store/read.ts';
 import { corpUserUrn } from '../urn.ts';
 import { ROLE_ASPECT, ROOT_USER, roleOf, roleUrn, ROLES, type Role } from './privileges.ts';
 
 export { ROOT_USER };
+
+/** DataHub's soft delete: `{ removed: true }` hides an entity without deleting its aspects. */
+const STATUS_ASPECT = 'status';
 
 export interface UserSummary {
   username: string;
@@ -18,6 +21,16 @@ export interface UserSummary {
 /** A user exists when the catalogue has its corpuser entity; the root user always exists. */
 export function userExists(reader: AspectReader, username: string): boolean {
   return username === ROOT_USER || reader.exists(corpUserUrn(username));
+}
+
+/**
+ * True when the user is gone from the catalogue: its corpuser entity no longer exists, or DataHub's soft
+ * delete marks it (a `status` aspect with `removed: true`, as `datahub delete` writes). Never the root user.
+ * `userUrn` is corpUserUrn(username), which a caller on a hot path has at hand.
+ */
+export function userRemoved(reader: AspectReader, username: string, userUrn = corpUserUrn(username)): boolean {
+  if (username === ROOT_USER) return false;
+  return !reader.exists(userUrn) || bool(aspectObject(reader, userUrn, STATUS_ASPECT), 'removed') === true;
 }
 
 export function listUsers(catalogue: Catalogue): UserSummary[] {
@@ -37,10 +50,14 @@ export function parseRole(text: string): Role | null {
   return role;
 }
 
-/** A new native user with an optional role; refused when the user exists. */
+/** A new native user with an optional role; refused when the user exists, unless it was removed (then it is back). */
 export function addUserChanges(reader: AspectReader, username: string, role: Role | null): AspectChange[] {
   const urn = corpUserUrn(username);
-  if (userExists(reader, username)) throw badRequest(`user "${username}" already exists; use "user role ${username} ROLE" to change its role`);
+  if (userExists(reader, username)) {
+    // A removed user keeps its aspects; adding it again lifts the removal, with the role given.
+    if (userRemoved(reader, username, urn)) return [{ urn, aspect: STATUS_ASPECT, value: { removed: false } }, ...(role === null ? [] : [roleChange(username, role)])];
+    throw badRequest(`user "${username}" already exists; use "user role ${username} ROLE" to change its role`);
+  }
   return [
     { urn, aspect: 'corpUserInfo', value: { active: true, displayName: username } },
     ...(role === null ? [] : [roleChange(username, role)]),
