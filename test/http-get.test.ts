@@ -141,6 +141,18 @@ getSuite('answers a validation error 400 under graphql-response+json and 200 und
   assert.is(datahub.json.data, null);
 });
 
+getSuite('logs a GET by its path and operation, never its query string', async () => {
+  const lines: string[] = [];
+  const logged = await startTestServer({ seed: [SAMPLE], logRequest: (line) => lines.push(line) });
+  try {
+    await get(logged, { query: READ_DESCRIPTION, variables: JSON.stringify({ urn: ORDERS }) });
+    assert.is(lines.length, 1);
+    assert.match(lines[0] ?? '', /^GET \/api\/graphql 200 \d+\.\dms dataset$/);
+  } finally {
+    await logged.close();
+  }
+});
+
 getSuite.run();
 
 /** Writes `request` on a fresh connection and resolves to everything read until the server closes it. */
