@@ -17,8 +17,11 @@ export interface ErrorEntry {
 
 const UNKNOWN_ERROR = 'An unknown error occurred.';
 // graphql-js quotes names and values whole ("Variable "$u" got invalid value "<a megabyte>""): each quoted
-// run is cut to a short quote, and the message as a whole (objects are printed with bare keys) to this.
+// run is cut to a short quote, and the message as a whole to this.
 const MAX_GRAPHQL_MESSAGE_CHARS = 1000;
+// graphql-js's own wording runs to ~145 characters between two quotes; a longer stretch is input printed
+// bare (an object's keys, in "got invalid value { <key>: … }"), and is cut like a quoted one.
+const MAX_UNQUOTED_CHARS = 150;
 // The error types DataHub's clients know (DataHubGraphQLErrorCode as used by these operations).
 const DATAHUB_TYPES = new Set(['BAD_REQUEST', 'UNAUTHORIZED', 'NOT_FOUND', 'SERVER_ERROR']);
 
@@ -52,13 +55,17 @@ function bounded(message: string): string {
     const open = message.indexOf('"', at);
     const close = open === -1 ? -1 : closingQuote(message, open + 1);
     if (close === -1) {
-      out += message.slice(at, at + MAX_GRAPHQL_MESSAGE_CHARS + 1);
+      out += unquoted(message.slice(at, at + MAX_GRAPHQL_MESSAGE_CHARS + 1));
       break;
     }
-    out += `${message.slice(at, open + 1)}${shown(message.slice(open + 1, close))}"`;
+    out += `${unquoted(message.slice(at, open))}"${shown(message.slice(open + 1, close))}"`;
     at = close + 1;
   }
   return out.length > MAX_GRAPHQL_MESSAGE_CHARS ? `${out.slice(0, MAX_GRAPHQL_MESSAGE_CHARS)}…` : out;
+}
+
+function unquoted(text: string): string {
+  return text.length > MAX_UNQUOTED_CHARS ? shown(text) : text;
 }
 
 /** The index of the first quote at or after `from` that no backslash escapes; -1 when there is none. */
