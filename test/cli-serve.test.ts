@@ -80,7 +80,7 @@ serve('refuses a second server on the same data directory, naming the owner pid'
   try {
     const second = await runCli(['serve', '--port', '0', '--data', dataDir]);
     assert.is(second.code, 1);
-    const pid = readFileSync(join(dataDir, 'minihub.lock'), 'utf8').trim();
+    const pid = readFileSync(join(dataDir, 'minihub.lock'), 'utf8').split('\n')[0];
     assert.match(second.stderr, new RegExp(`in use by minihub process ${pid}`));
   } finally {
     await first.stop();

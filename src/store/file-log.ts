@@ -2,11 +2,11 @@
 // a failed append, and atomic rewrites for compaction. It owns the file and the lock; it does not
 // interpret records beyond checking their shape.
 
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { MinihubError } from '../errors.ts';
 import { ChunkedWriter, MAX_CHUNK_BYTES } from './chunked-writer.ts';
+import { makeDataDirectory } from './data-dir.ts';
 import { acquireLock } from './lock.ts';
 import { nodeLogFileSystem, type LogFile, type LogFileSystem } from './log-fs.ts';
 import { BadLine } from './log-lines.ts';
@@ -73,8 +73,8 @@ export async function openFileLog(
   parallelFromBytes?: number,
   maxChunkBytes: number = MAX_CHUNK_BYTES,
 ): Promise<OpenedLog> {
-  mkdirSync(dir, { recursive: true });
-  const release = acquireLock(dir);
+  makeDataDirectory(dir);
+  const release = await acquireLock(dir);
   try {
     const path = join(dir, LOG_FILE);
     // A compaction that crashed before its rename leaves its temporary file; the old log is whole.

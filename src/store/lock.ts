@@ -1,43 +1,69 @@
-// One process owns a data directory: a lock file holding the owner's pid, created whole in one step.
-// A lock whose pid no longer runs (a process killed with SIGKILL) is taken over; a live one is refused.
+// One process owns a data directory: a lock file holding the owner's pid and start time, created whole
+// in one step. A lock whose owner no longer runs (killed, a zombie, or a pid reused since) is taken over.
 
 import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { MinihubError } from '../errors.ts';
+import { ownStartTime, probeProcess, type StatReader } from './owner-probe.ts';
 
 export const LOCK_FILE = 'minihub.lock';
-const ATTEMPTS = 5;
+/** How long a start waits for a live owner to exit before refusing: a killed owner takes a moment to die. */
+export const LOCK_WAIT_MS = 2000;
+const POLL_MS = 50;
+const TAKEOVERS = 5;
 // The lock files this process holds now.
 const HELD = new Set<string>();
 
-/** Takes the lock on `dir` and returns the function that releases it. */
-export function acquireLock(dir: string): () => void {
+/** Who a lock file names. Line 1 is the pid; line 2, where known, its start time (older locks lack it). */
+interface LockOwner {
+  pid: number;
+  startTime: string | null;
+  text: string;
+}
+
+export interface LockOptions {
+  /** How long to wait for a live owner to go away; default LOCK_WAIT_MS. */
+  waitMs?: number;
+  /** Reads /proc/<pid>/stat; tests pass a fake. */
+  readStat?: StatReader;
+}
+
+/** Takes the lock on `dir` and resolves to the function that releases it. */
+export async function acquireLock(dir: string, options: LockOptions = {}): Promise<() => void> {
+  const { waitMs = LOCK_WAIT_MS, readStat } = options;
   const path = join(dir, LOCK_FILE);
-  const mine = `${process.pid}\n`;
+  const start = ownStartTime();
+  const mine = start === null ? `${process.pid}\n` : `${process.pid}\n${start}\n`;
   // Written beside the lock and linked into place, so the lock never exists without its pid in it.
   const draft = join(dir, `.${LOCK_FILE}.${process.pid}`);
   writeFileSync(draft, mine, { mode: 0o600 });
+  const giveUpAt = Date.now() + waitMs;
   try {
-    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    for (let takeovers = 0; takeovers < TAKEOVERS; ) {
       try {
         linkSync(draft, path);
         HELD.add(path);
         return () => {
           HELD.delete(path);
           // Remove the lock only while it is still ours.
-          if (readOwner(path) === process.pid) rmSync(path, { force: true });
+          if (readOwner(path)?.text === mine) rmSync(path, { force: true });
         };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
       const owner = readOwner(path);
       if (owner === undefined) continue; // it went away meanwhile: try again
-      // Our own pid in a lock we do not hold was left by an earlier process that had the same pid
-      // (a container restarted after SIGKILL): stale, though "alive".
-      const stale = owner !== null && (owner === process.pid ? !HELD.has(path) : !isAlive(owner));
-      if (!stale) throw locked(dir, path, owner);
-      takeOverStale(path, owner as number);
+      if (owner === null) throw locked(dir, path, null);
+      if (isStale(path, owner, readStat)) {
+        takeOverStale(path, owner.text);
+        takeovers++;
+        continue;
+      }
+      // This process holds it: waiting would only wait for ourselves.
+      if (owner.pid === process.pid || Date.now() >= giveUpAt) throw locked(dir, path, owner.pid);
+      // A live owner may be dying (killed, or closing after SIGTERM): give it a moment.
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
     throw new MinihubError('STORE_LOCKED', `could not take the lock ${path}: other processes keep taking it`);
   } finally {
@@ -45,9 +71,29 @@ export function acquireLock(dir: string): () => void {
   }
 }
 
+/**
+ * Whether the lock's owner is gone. Our own pid in a lock we do not hold was left by an earlier process
+ * with the same pid (a container restarted after SIGKILL). Where /proc tells (Linux), a zombie is gone,
+ * and so is a process whose start time differs from the one the lock recorded: the pid was reused.
+ * Elsewhere (or for a lock without a start time) a process that exists is taken to be the owner.
+ */
+function isStale(path: string, owner: LockOwner, readStat: StatReader | undefined): boolean {
+  if (owner.pid === process.pid) return !HELD.has(path);
+  const state = probeProcess(owner.pid, readStat);
+  switch (state.kind) {
+    case 'gone':
+    case 'exited':
+      return true;
+    case 'running':
+      return owner.startTime !== null && owner.startTime !== state.startTime;
+    case 'unknown':
+      return !isAlive(owner.pid);
+  }
+}
+
 // Moving the stale lock aside first means two processes taking it over at once cannot delete each
 // other's fresh lock: only one rename wins, and a loser that moved a live lock puts it back.
-function takeOverStale(path: string, stalePid: number): void {
+function takeOverStale(path: string, staleText: string): void {
   const aside = `${path}.stale-${process.pid}`;
   try {
     renameSync(path, aside);
@@ -55,7 +101,7 @@ function takeOverStale(path: string, stalePid: number): void {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw error;
   }
-  if (readOwner(aside) !== stalePid) {
+  if (readOwner(aside)?.text !== staleText) {
     try {
       linkSync(aside, path);
     } catch {
@@ -65,8 +111,8 @@ function takeOverStale(path: string, stalePid: number): void {
   rmSync(aside, { force: true });
 }
 
-/** The pid in the lock file; null when it holds none (being written by hand?), undefined when it is gone. */
-function readOwner(path: string): number | null | undefined {
+/** The lock file's owner; null when it names none (being written by hand?), undefined when it is gone. */
+function readOwner(path: string): LockOwner | null | undefined {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -74,8 +120,11 @@ function readOwner(path: string): number | null | undefined {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  const pid = Number.parseInt(text.trim(), 10);
-  return Number.isInteger(pid) && pid > 0 ? pid : null;
+  const [pidLine = '', startLine = ''] = text.split('\n');
+  const pid = Number.parseInt(pidLine.trim(), 10);
+  if (!Number.isInteger(pid) || pid <= 0) return null;
+  const startTime = /^\d+$/.test(startLine.trim()) ? startLine.trim() : null;
+  return { pid, startTime, text };
 }
 
 function isAlive(pid: number): boolean {
