@@ -72,8 +72,13 @@ async function underAttack(hub: TestServer, bytes: Buffer): Promise<Attempt> {
       await new Promise((resume) => setTimeout(resume, 2));
     } while (!answered);
   };
-  const answer = await exchange(hub, bytes, () => (probes = probe()));
-  answered = true;
+  let answer: Exchange;
+  try {
+    answer = await exchange(hub, bytes, () => (probes = probe()));
+  } finally {
+    // Also when the attack fails: the probes stop, rather than outlive the test.
+    answered = true;
+  }
   await probes;
   return { answer, healthMs };
 }
