@@ -5,7 +5,8 @@ import { constants, writeSync } from 'node:fs';
 import { access, open, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
 
 const READ_CHUNK_BYTES = 4 * 1024 * 1024;
-const SYNC_WRITE_MAX_BYTES = 1024 * 1024;
+// Below a compaction's chunk (MAX_CHUNK_BYTES, 512 KiB), above a commit batch's usual kilobytes.
+const SYNC_WRITE_MAX_BYTES = 256 * 1024;
 
 /**
  * One open log file, as a LogFileSystem hands it out.
@@ -59,7 +60,7 @@ class NodeLogFile implements LogFile {
 
   async write(data: Buffer, position: number): Promise<number> {
     // A commit batch's few kilobytes only copy into the page cache (microseconds), while a thread-pool
-    // round trip costs tens of microseconds on small VMs. A compaction's megabytes can wait on the
+    // round trip costs tens of microseconds on small VMs. A compaction's chunks can wait on the
     // kernel's write-back, so they go through the thread pool, off the event loop, as does every sync.
     if (data.length <= SYNC_WRITE_MAX_BYTES) return writeSync(this.#handle.fd, data, 0, data.length, position);
     return (await this.#handle.write(data, 0, data.length, position)).bytesWritten;

@@ -28,7 +28,7 @@ export interface StoreOptions {
   autoCompact?: boolean;
   /** Replay logs of at least this many bytes on two threads (default PARALLEL_REPLAY_MIN_BYTES); tests lower it. */
   parallelReplayBytes?: number;
-  /** The largest Buffer compaction builds before writing it (default MAX_CHUNK_BYTES, 4 MiB); tests lower it. */
+  /** The largest Buffer compaction builds before writing it (default MAX_CHUNK_BYTES, 512 KiB); tests lower it. */
   maxChunkBytes?: number;
 }
 
