@@ -3,6 +3,7 @@
 
 import './cli/production-mode.ts';
 import { MinihubError } from './errors.ts';
+import { debugDetail, describeFailure } from './cli/failure.ts';
 import { MAIN_HELP } from './cli/help.ts';
 import { compactCommand } from './cli/compact-command.ts';
 import { exportCommand } from './cli/export-command.ts';
@@ -38,18 +39,19 @@ async function main(argv: string[]): Promise<number | 'running'> {
   return run(args, process.env);
 }
 
-main(process.argv.slice(2)).then(
+// --debug may stand anywhere; it is taken out before a command parses its own options.
+const DEBUG = '--debug';
+const argv = process.argv.slice(2);
+const debug = argv.includes(DEBUG);
+
+main(argv.filter((arg) => arg !== DEBUG)).then(
   (code) => {
     if (code !== 'running') process.exitCode = code;
   },
   (error: unknown) => {
-    if (error instanceof MinihubError) {
-      process.stderr.write(`minihub: ${error.message}\n`);
-      if (error.code === 'USAGE') process.stderr.write('Run "minihub --help" for usage.\n');
-      process.exitCode = error.code === 'USAGE' ? 2 : 1;
-      return;
-    }
-    process.stderr.write(`minihub: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exitCode = 1;
+    const failure = describeFailure(error);
+    process.stderr.write(`minihub: ${failure.line}\n`);
+    if (debug) process.stderr.write(debugDetail(error));
+    process.exitCode = failure.code;
   },
 );

@@ -10,6 +10,7 @@ import { TokenService } from './auth/tokens.ts';
 import { ROOT_USER } from './auth/users.ts';
 import { corpUserUrn } from './urn.ts';
 import { answerClientError, answerExpectationFailed } from './http/client-error.ts';
+import { listenError } from './http/listen-error.ts';
 import { limitConnections } from './http/connection-limit.ts';
 import { createRequestListener as createHttpListener } from './http/listener.ts';
 import { HttpError, sendHttpError } from './http/reply.ts';
@@ -82,6 +83,11 @@ export interface ServerOptions {
    * thread; 0 always, Infinity never. Default PARALLEL_REPLAY_MIN_BYTES (32 MiB). Only with node:fs.
    */
   parallelReplayBytes?: number;
+  /**
+   * A data directory whose signing.key is gone while its catalogue holds live access tokens is refused
+   * (a new key would make every one of them fail with 401); true makes a new key anyway. Default false.
+   */
+  newSigningKey?: boolean;
 }
 
 /**
@@ -234,7 +240,7 @@ async function openMinihub(options: ServerOptions, limits: Limits): Promise<{ hu
   const { dataDir = null, seed = [], auth = true, logRequest, log = () => {}, fileSystem, parallelReplayBytes } = options;
   const store = await Store.open({ dataDir, warn: log, fileSystem, parallelReplayBytes });
   try {
-    const tokens = new TokenService(loadSigningKey(dataDir), store);
+    const tokens = new TokenService(loadSigningKey(dataDir, { catalogue: store.catalogue, replaceMissing: options.newSigningKey }), store);
     // Seeds fill an empty catalogue only: a data directory that holds one keeps its changes. Each is
     // read and parsed once; reset() goes back to these parses, so it costs no file read or JSON parse.
     const seeds = store.catalogue.entityCount === 0 ? seed.map(parseSource) : [];
@@ -302,9 +308,10 @@ function deepFreeze<T>(value: T): T {
 
 function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    const refuse = (error: unknown) => reject(listenError(error, port, host));
+    server.once('error', refuse);
     server.listen(port, host, () => {
-      server.off('error', reject);
+      server.off('error', refuse);
       resolve();
     });
   });

@@ -6,10 +6,11 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
-import { ME, post, ROOT, runCli, spawnServe } from './fixtures/cli.ts';
+import { assertOneLineFailure, ME, post, ROOT, runCli, spawnServe } from './fixtures/cli.ts';
 import { SAMPLE, tempDataDir } from './fixtures/server.ts';
 
 const shell = promisify(execFile);
@@ -87,16 +88,21 @@ serve('refuses a second server on the same data directory, naming the owner pid'
   }
 });
 
-serve('refuses a port in use with a clear message', async () => {
-  const first = await spawnServe(['--port', '0', '--memory']);
+serve('refuses a port in use in one line naming the port and the fix, with no stack', async () => {
+  // Any process may hold the port; a bare TCP listener stands in for it.
+  const other = createNetServer();
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+  const { port } = other.address() as AddressInfo;
   try {
-    const port = new URL(first.url).port;
-    const second = await runCli(['serve', '--port', port, '--memory']);
-    assert.is(second.code, 1);
-    assert.match(second.stderr, /EADDRINUSE|in use/);
+    const result = await runCli(['serve', '--port', String(port), '--memory']);
+    assertOneLineFailure(result, 1, new RegExp(`^minihub: port ${port} on 127\\.0\\.0\\.1 is already in use by another process; .*--port N.* or stop the other process$`));
+    assert.not.match(result.stderr, /DataHub/, 'the DataHub hint is for 8080 only');
   } finally {
-    await first.stop();
+    await new Promise((resolve) => other.close(resolve));
   }
+  const { listenError } = await import('../src/http/listen-error.ts');
+  const on8080 = listenError(Object.assign(new Error('listen EADDRINUSE'), { code: 'EADDRINUSE' }), 8080, '127.0.0.1') as Error;
+  assert.match(on8080.message, /port 8080 .*8080 is also DataHub's own port/);
 });
 
 serve.run();
@@ -107,7 +113,7 @@ const user = suite('minihub user');
 
 user('adds users with a role, lists them, and changes or removes a role', async () => {
   const dataDir = tempDataDir();
-  const added = await runCli(['user', 'add', 'dave', '--role', 'editor', '--data', dataDir]);
+  const added = await runCli(['user', 'add', 'dave', '--role', 'editor', '--data', dataDir, '--create']);
   assert.is(added.code, 0, added.stderr);
   assert.is(added.stdout, 'added user dave with role Editor\n');
   assert.match((await runCli(['user', 'list', '--data', dataDir])).stdout, /^datahub\s+Admin\s*$[\s\S]*^dave\s+Editor\s+dave$/m);
@@ -123,7 +129,7 @@ user('adds users with a role, lists them, and changes or removes a role', async 
 
 user('gives a user added from the CLI the privileges of its role', async () => {
   const dataDir = tempDataDir();
-  await runCli(['user', 'add', 'erin', '--role', 'Reader', '--data', dataDir]);
+  assert.is((await runCli(['user', 'add', 'erin', '--role', 'Reader', '--data', dataDir, '--create'])).code, 0);
   const token = (await runCli(['token', 'create', '--user', 'erin', '--data', dataDir])).stdout.trim();
   const server = await spawnServe(['--port', '0', '--data', dataDir, '--quiet']);
   try {

@@ -33,7 +33,7 @@ token('prints only a token that a later server accepts, and stores only its hash
 
 token('refuses a user that does not exist, and bad arguments', async () => {
   const dataDir = tempDataDir();
-  const unknown = await runCli(['token', 'create', '--user', 'nobody', '--data', dataDir]);
+  const unknown = await runCli(['token', 'create', '--user', 'nobody', '--data', dataDir, '--create']);
   assert.is(unknown.code, 1);
   assert.match(unknown.stderr, /no user "nobody"/);
   assert.is(unknown.stdout, '');
@@ -47,8 +47,13 @@ token('refuses a user that does not exist, and bad arguments', async () => {
 
 token('sets the lifetime --expires asks for (the expiry itself is tested through the library)', async () => {
   const dataDir = tempDataDir();
-  const created = await runCli(['token', 'create', '--user', 'datahub', '--name', 'short', '--expires', '90s', '--data', dataDir]);
+  const created = await runCli(['token', 'create', '--user', 'datahub', '--name', 'short', '--expires', '90s', '--data', dataDir, '--create']);
   assert.is(created.code, 0, created.stderr);
+  // Stored to the millisecond: the expiry is counted from the creation time itself, not a moment later.
+  const stored = readFileSync(join(dataDir, 'catalogue.jsonl'), 'utf8');
+  const info = /"createdAt":(\d+),"expiresAt":(\d+)/.exec(stored);
+  assert.ok(info !== null, stored);
+  assert.is(Number(info[2]) - Number(info[1]), 90_000);
   await runCli(['token', 'create', '--user', 'datahub', '--name', 'forever', '--expires', 'never', '--data', dataDir]);
   const listed = (await runCli(['token', 'list', '--data', dataDir])).stdout;
   const short = /^\S+\s+datahub\s+short\s+(\S+)\s+(\S+)$/m.exec(listed);
@@ -191,7 +196,7 @@ usage('takes the port and host from MINIHUB_PORT and MINIHUB_HOST over PORT and 
   ]);
   try {
     assert.is(badOwn.code, 2);
-    assert.match(badOwn.stderr, /^minihub: MINIHUB_PORT=eighty is not a port; expected 0 to 65535$/m);
+    assert.match(badOwn.stderr, /^minihub: MINIHUB_PORT=eighty is not a port; expected 0 to 65535 \(run "minihub --help" for usage\)$/m);
     assert.is(badPlain.code, 2);
     assert.match(badPlain.stderr, /PORT=99999 is not a port/);
     assert.match(server.url, /^http:\/\/127\.0\.0\.1:[1-9]\d*$/);

@@ -79,12 +79,13 @@ export class TokenService {
     if (userRemoved(this.#store.catalogue, username)) {
       throw badRequest(`user "${shown(username)}" has been removed from this catalogue (status removed: true); a token can only be made for an existing user`);
     }
-    const { token, id, expiresAt } = this.#sign(username, 'PERSONAL', lifetimeMs);
+    const { token, id, expiresAt, issuedAt } = this.#sign(username, 'PERSONAL', lifetimeMs);
     const info: JsonObject = {
       name,
       actorUrn: corpUserUrn(username),
       ownerUrn: requestedBy,
-      createdAt: Date.now(),
+      // The instant the expiry was counted from, so expiresAt - createdAt is exactly the lifetime asked for.
+      createdAt: issuedAt,
       ...(description == null ? {} : { description }),
       ...(expiresAt === null ? {} : { expiresAt }),
     };
@@ -162,7 +163,7 @@ export class TokenService {
     return verified;
   }
 
-  #sign(username: string, type: TokenClaims['type'], lifetimeMs: number | null): { token: string; id: string; expiresAt: number | null } {
+  #sign(username: string, type: TokenClaims['type'], lifetimeMs: number | null): { token: string; id: string; expiresAt: number | null; issuedAt: number } {
     const now = Date.now();
     const expiresAt = lifetimeMs === null ? null : now + lifetimeMs;
     const claims: TokenClaims = {
@@ -177,7 +178,7 @@ export class TokenService {
       ...(expiresAt === null ? {} : { exp: Math.ceil(expiresAt / 1000) }),
     };
     const token = signJwt(claims, this.#key);
-    return { token, id: this.#tokenId(token), expiresAt };
+    return { token, id: this.#tokenId(token), expiresAt, issuedAt: now };
   }
 
   // DataHub stores base64(sha256(salt + token)); keyed with the signing key, the id reveals nothing.

@@ -14,6 +14,10 @@ Usage
   minihub compact [--data DIR]         rewrite the log as the current state
   minihub --help | --version
 
+--debug (anywhere on the line) prints the stack of an error after its one-line message.
+token, user, export and compact need a data directory holding a catalogue (catalogue.jsonl);
+serve and ingest make one when it is missing (token and user too, with --create).
+
 Run "minihub COMMAND --help" for a command's options.
 From a checkout, "npx tsx src/cli.ts" runs minihub.
 
@@ -28,9 +32,12 @@ export const SERVE_HELP = `Usage: minihub serve [options]
   -p, --port PORT        port to listen on; 0 picks a free one    (default: 8080, env MINIHUB_PORT or PORT)
       --host HOST        address to bind                          (default: 127.0.0.1, env MINIHUB_HOST or HOST)
       --data DIR         data directory holding catalogue.jsonl   (default: data, env MINIHUB_DATA)
-      --memory           keep everything in memory; nothing is written to disk
+      --memory           keep everything in memory; nothing is written to disk (not with --data)
       --seed FILE        DataHub file to load when the catalogue is empty; repeatable
       --no-auth          no tokens: every request acts as the root user "datahub"
+      --new-signing-key  make a new signing.key when it is missing though stored tokens
+                         need it; those tokens then fail with 401 (without this flag
+                         the start is refused; a key that exists is kept)
       --cors-origin ORIGIN
                          let browser pages from ORIGIN (scheme://host[:port], or * for any)
                          call /api/graphql: preflights answered, Access-Control-Allow-Origin
@@ -88,6 +95,11 @@ revokeAccessToken.
       --name TEXT      a name to recognise the token by         (default: "minihub cli token")
       --expires WHEN   lifetime: 90s, 15m, 1h, 30d, or never     (default: 30d)
       --data DIR       data directory                           (default: data, env MINIHUB_DATA)
+      --create         make the data directory and an empty catalogue if there is none
+                       (without it a missing one is refused, so a typo creates nothing)
+      --new-signing-key
+                       create, revoke: make a new signing.key when it is missing though
+                       stored tokens need it (those tokens then fail with 401)
   -h, --help           this text
 `;
 
@@ -103,6 +115,8 @@ itself, and edits the entities it owns. ROLE is Admin, Editor, Reader or none. T
 
       --role ROLE   add: the new user's role                    (default: none)
       --data DIR    data directory                              (default: data, env MINIHUB_DATA)
+      --create      make the data directory and an empty catalogue if there is none
+                    (without it a missing one is refused, so a typo creates nothing)
   -h, --help        this text
 `;
 

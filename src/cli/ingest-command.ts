@@ -20,6 +20,7 @@ export async function ingestCommand(args: string[], env: NodeJS.ProcessEnv): Pro
   }
   if (positionals.length === 0) throw new MinihubError('USAGE', 'ingest needs at least one FILE');
   let rejected = 0;
+  // ingest is one of the two commands that may make a data directory (serve is the other).
   await withStore(dataDirOf(values.data, env), async (store) => {
     for (const file of positionals) {
       process.stdout.write(`ingesting ${file}\n`);
@@ -30,7 +31,7 @@ export async function ingestCommand(args: string[], env: NodeJS.ProcessEnv): Pro
       for (const { record, reason } of report.rejected) process.stderr.write(`  rejected ${file} record ${record}: ${reason}\n`);
       rejected += report.rejected.length;
     }
-  });
+  }, { create: true });
   if (rejected > 0) process.stderr.write(`minihub: ${rejected} records were rejected; the others were ingested\n`);
   return rejected > 0 ? 1 : 0;
 }

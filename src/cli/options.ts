@@ -3,7 +3,7 @@
 
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
-import { MinihubError } from '../errors.ts';
+import { MinihubError, shown } from '../errors.ts';
 import { LIMIT_NAMES, type Limits } from '../limits.ts';
 
 export const DEFAULT_PORT = 8080;
@@ -57,9 +57,16 @@ export function parseLifetime(value: string): number | null {
   if (value === 'never') return null;
   const match = /^(\d+)([smhd])$/.exec(value);
   if (match === null || Number(match[1]) === 0) {
-    throw new MinihubError('USAGE', `--expires ${value} is not a lifetime; expected a number with s, m, h or d (90s, 1h, 30d) or never`);
+    throw new MinihubError('USAGE', `--expires ${value} is not a lifetime; --expires takes 90s, 15m, 1h, 30d (a number with s, m, h or d) or never`);
   }
   return Number(match[1]) * (UNIT_MS[match[2] as string] as number);
+}
+
+/** Refuses flags given together that cannot both apply, e.g. `--memory` with `--data`: silently dropping one hides a mistake. */
+export function refuseTogether(values: Record<string, unknown>, flag: string, others: string[], why: string): void {
+  if (values[flag] === undefined || values[flag] === false) return;
+  const other = others.find((name) => values[name] !== undefined && values[name] !== false);
+  if (other !== undefined) throw new MinihubError('USAGE', `--${flag} and --${other} cannot be used together: ${why}`);
 }
 
 /** `--limit maxDepth=30` (repeatable) and the `--max-body-bytes N` shorthand → limit overrides. */
@@ -85,4 +92,19 @@ export function parseCorsOrigins(values: string[]): string[] {
     }
   }
   return values;
+}
+
+/** `"value"` for a message, cut to ~100 characters so a pasted blob cannot flood the terminal. */
+export function quoted(value: string): string {
+  return `"${shown(value)}"`;
+}
+
+/** Refuses flags that the chosen action ignores, e.g. `token list --expires 1h`, instead of dropping them. */
+export function refuseFlagsOutside(values: Record<string, unknown>, allowed: string[], action: string): void {
+  const given = Object.keys(values).filter((name) => values[name] !== undefined && values[name] !== false && name !== 'help');
+  const stray = given.find((name) => !allowed.includes(name));
+  if (stray !== undefined) {
+    const takes = allowed.map((name) => `--${name}`).join(', ');
+    throw new MinihubError('USAGE', `--${stray} does not apply to "${action}"; it takes ${takes === '' ? 'no options' : takes}`);
+  }
 }

@@ -2,7 +2,7 @@
 
 import { startServer, type RunningServer } from '../index.ts';
 import { SERVE_HELP } from './help.ts';
-import { dataDirOf, hostOf, parse, parseCorsOrigins, parseLimits, parsePort } from './options.ts';
+import { dataDirOf, hostOf, parse, parseCorsOrigins, parseLimits, parsePort, refuseTogether } from './options.ts';
 import { describeReport, plural } from './report.ts';
 
 export async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<number | 'running'> {
@@ -15,6 +15,7 @@ export async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<num
       memory: { type: 'boolean' },
       seed: { type: 'string', multiple: true },
       'no-auth': { type: 'boolean' },
+      'new-signing-key': { type: 'boolean' },
       'cors-origin': { type: 'string', multiple: true },
       'max-body-bytes': { type: 'string' },
       limit: { type: 'string', multiple: true },
@@ -27,12 +28,14 @@ export async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<num
     process.stdout.write(SERVE_HELP);
     return 0;
   }
+  refuseTogether(values, 'memory', ['data', 'new-signing-key'], 'a memory catalogue has no data directory and signs with a fresh key each start');
   const auth = !values['no-auth'];
   const started = performance.now();
   const hub = await startServer({
     port: parsePort(values.port, env),
     host: hostOf(values.host, env),
     dataDir: values.memory ? null : dataDirOf(values.data, env),
+    newSigningKey: values['new-signing-key'],
     seed: values.seed ?? [],
     auth,
     limits: parseLimits(values.limit ?? [], values['max-body-bytes']),

@@ -2,13 +2,13 @@
 // root user on a data directory no server is using. `create` prints only the token.
 
 import { loadSigningKey } from '../auth/signing-key.ts';
-import { TokenService, type TokenMetadata } from '../auth/tokens.ts';
+import { listTokens, TokenService, type TokenMetadata } from '../auth/tokens.ts';
 import { ROOT_USER } from '../auth/users.ts';
 import { MinihubError } from '../errors.ts';
 import { urnId } from '../store/read.ts';
 import { corpUserUrn } from '../urn.ts';
 import { TOKEN_HELP } from './help.ts';
-import { dataDirOf, parse, parseLifetime } from './options.ts';
+import { dataDirOf, parse, parseLifetime, quoted, refuseFlagsOutside } from './options.ts';
 import { withStore } from './with-store.ts';
 
 export async function tokenCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
@@ -19,6 +19,8 @@ export async function tokenCommand(args: string[], env: NodeJS.ProcessEnv): Prom
       name: { type: 'string' },
       expires: { type: 'string' },
       data: { type: 'string' },
+      create: { type: 'boolean' },
+      'new-signing-key': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     true,
@@ -29,32 +31,45 @@ export async function tokenCommand(args: string[], env: NodeJS.ProcessEnv): Prom
   }
   const [action, ...rest] = positionals;
   const dataDir = dataDirOf(values.data, env);
+  const storeOptions = { create: values.create, offerCreate: true };
   const withTokens = <T>(run: (tokens: TokenService) => Promise<T>) =>
-    withStore(dataDir, (store) => run(new TokenService(loadSigningKey(dataDir), store)));
+    withStore(dataDir, (store) => run(new TokenService(loadSigningKey(dataDir, { catalogue: store.catalogue, replaceMissing: values['new-signing-key'] }), store)), storeOptions);
 
-  if (action === 'create' && rest.length === 0) {
+  if (action === 'create') {
+    refuseFlagsOutside(values, ['user', 'name', 'expires', 'data', 'create', 'new-signing-key'], 'token create');
+    // The lifetime first: "--expires 3 weeks" leaves "weeks" behind, and the lifetime is what is wrong.
+    const lifetimeMs = parseLifetime(values.expires ?? '30d');
+    if (rest.length > 0) throw new MinihubError('USAGE', `token create takes no arguments, got ${quoted(rest.join(' '))}; options are --user, --name, --expires`);
     if (values.user === undefined) throw new MinihubError('USAGE', 'token create needs --user NAME');
     const username = values.user;
-    const lifetimeMs = parseLifetime(values.expires ?? '30d');
     const issued = await withTokens((tokens) =>
       tokens.createPersonalToken({ username, name: values.name ?? 'minihub cli token', lifetimeMs, requestedBy: corpUserUrn(ROOT_USER) }),
     );
     process.stdout.write(`${issued.token}\n`);
     return 0;
   }
-  if (action === 'list' && rest.length === 0) {
-    const list = await withTokens(async (tokens) => tokens.list());
+  if (action === 'list') {
+    refuseFlagsOutside(values, ['user', 'data', 'create'], 'token list');
+    if (rest.length > 0) throw new MinihubError('USAGE', `token list takes no arguments, got ${quoted(rest.join(' '))}; --user NAME shows one user's tokens`);
+    // Listing needs no signing key, so it never makes one.
+    const list = await withStore(dataDir, async (store) => listTokens(store.catalogue), storeOptions);
     const shown = values.user === undefined ? list : list.filter((token) => token.actorUrn === corpUserUrn(values.user as string));
     process.stdout.write(formatTokens(shown));
     return 0;
   }
-  if (action === 'revoke' && rest.length === 1) {
+  if (action === 'revoke') {
+    refuseFlagsOutside(values, ['data', 'create', 'new-signing-key'], 'token revoke');
+    if (rest.length !== 1) {
+      throw new MinihubError('USAGE', rest.length === 0
+        ? 'token revoke needs the ID of a token; "minihub token list" shows them'
+        : `token revoke takes one ID, got ${rest.length}: ${quoted(rest.join(' '))}`);
+    }
     const id = rest[0] as string;
     await withTokens((tokens) => tokens.revoke(id, corpUserUrn(ROOT_USER)));
     process.stdout.write(`revoked ${id}\n`);
     return 0;
   }
-  throw new MinihubError('USAGE', `unknown token command "${positionals.join(' ')}"; expected create, list or revoke ID`);
+  throw new MinihubError('USAGE', `unknown token command ${quoted(positionals.join(' '))}; expected create, list or revoke ID`);
 }
 
 function formatTokens(tokens: TokenMetadata[]): string {

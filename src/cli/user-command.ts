@@ -4,13 +4,13 @@ import { addUserChanges, listUsers, parseRole, ROOT_USER, setRoleChanges } from 
 import { MinihubError } from '../errors.ts';
 import { corpUserUrn } from '../urn.ts';
 import { USER_HELP } from './help.ts';
-import { dataDirOf, parse } from './options.ts';
+import { dataDirOf, parse, quoted, refuseFlagsOutside } from './options.ts';
 import { withStore } from './with-store.ts';
 
 export async function userCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const { values, positionals } = parse(
     args,
-    { role: { type: 'string' }, data: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    { role: { type: 'string' }, data: { type: 'string' }, create: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
     true,
   );
   if (values.help || positionals.length === 0) {
@@ -20,27 +20,43 @@ export async function userCommand(args: string[], env: NodeJS.ProcessEnv): Promi
   const [action, ...rest] = positionals;
   const dataDir = dataDirOf(values.data, env);
   const root = corpUserUrn(ROOT_USER);
+  const storeOptions = { create: values.create, offerCreate: true };
 
-  if (action === 'add' && rest.length === 1) {
+  if (action === 'add') {
+    refuseFlagsOutside(values, ['role', 'data', 'create'], 'user add');
+    expectArguments('user add', rest, ['NAME']);
     const username = rest[0] as string;
     const role = parseRole(values.role ?? 'none');
-    await withStore(dataDir, (store) => store.commit('addUser', root, (reader) => addUserChanges(reader, username, role)));
+    await withStore(dataDir, (store) => store.commit('addUser', root, (reader) => addUserChanges(reader, username, role)), storeOptions);
     process.stdout.write(`added user ${username}${role === null ? ' (no role)' : ` with role ${role}`}\n`);
     return 0;
   }
-  if (action === 'role' && rest.length === 2) {
+  if (action === 'role') {
+    refuseFlagsOutside(values, ['data', 'create'], 'user role');
+    expectArguments('user role', rest, ['NAME', 'ROLE']);
     const [username, roleText] = rest as [string, string];
     const role = parseRole(roleText);
-    await withStore(dataDir, (store) => store.commit('setRole', root, (reader) => setRoleChanges(reader, username, role)));
+    await withStore(dataDir, (store) => store.commit('setRole', root, (reader) => setRoleChanges(reader, username, role)), storeOptions);
     process.stdout.write(`user ${username} now has ${role === null ? 'no role' : `role ${role}`}\n`);
     return 0;
   }
-  if (action === 'list' && rest.length === 0) {
-    const users = await withStore(dataDir, async (store) => listUsers(store.catalogue));
+  if (action === 'list') {
+    refuseFlagsOutside(values, ['data', 'create'], 'user list');
+    expectArguments('user list', rest, []);
+    const users = await withStore(dataDir, async (store) => listUsers(store.catalogue), storeOptions);
     const width = Math.max(4, ...users.map((user) => user.username.length));
     const lines = users.map((user) => `${user.username.padEnd(width)}  ${(user.role ?? '-').padEnd(6)}  ${user.displayName ?? ''}`.trimEnd());
     process.stdout.write([`${'USER'.padEnd(width)}  ROLE    NAME`, ...lines].join('\n') + '\n');
     return 0;
   }
-  throw new MinihubError('USAGE', `unknown user command "${positionals.join(' ')}"; expected add NAME, role NAME ROLE or list`);
+  throw new MinihubError('USAGE', `unknown user command ${quoted(positionals.join(' '))}; expected add NAME, role NAME ROLE or list`);
+}
+
+/** Refuses a missing or extra argument, naming the ones expected: `user add` alone must not read as an unknown command. */
+function expectArguments(command: string, given: string[], expected: string[]): void {
+  if (given.length === expected.length) return;
+  const usage = [command, ...expected].join(' ');
+  throw new MinihubError('USAGE', given.length < expected.length
+    ? `${command} needs ${expected.slice(given.length).join(' and ')}: ${usage}`
+    : `${command} takes ${expected.length === 0 ? 'no arguments' : expected.join(' ')}, got ${quoted(given.join(' '))}: ${usage}`);
 }

@@ -1,12 +1,40 @@
-// Opens a data directory's store for one command and always closes it (releasing the lock).
+// Opens a data directory's store for one command and always closes it (releasing the lock). Unless
+// asked to create one, it refuses a directory without a catalogue before touching anything, so a typo
+// in --data fails instead of leaving a new empty catalogue behind.
 
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { MinihubError } from '../errors.ts';
+import { LOG_FILE } from '../store/file-log.ts';
 import { Store } from '../store/store.ts';
+import { quoted } from './options.ts';
 
-export async function withStore<T>(dataDir: string, run: (store: Store) => Promise<T>): Promise<T> {
+export interface WithStoreOptions {
+  /** Make the directory and an empty catalogue when there is none (serve and ingest; --create). */
+  create?: boolean;
+  /** Whether the command takes --create, so the refusal can offer it. */
+  offerCreate?: boolean;
+}
+
+export async function withStore<T>(dataDir: string, run: (store: Store) => Promise<T>, options: WithStoreOptions = {}): Promise<T> {
+  if (options.create !== true) requireCatalogue(dataDir, options.offerCreate === true);
   const store = await Store.open({ dataDir, warn: (message) => process.stderr.write(`minihub: ${message}\n`) });
   try {
     return await run(store);
   } finally {
     await store.close();
   }
+}
+
+/** Throws, naming the directory, unless `dataDir` holds a catalogue file (an empty one counts). */
+export function requireCatalogue(dataDir: string, offerCreate: boolean): void {
+  if (existsSync(join(dataDir, LOG_FILE))) return;
+  const fix = `check --data (or MINIHUB_DATA); "minihub serve" or "minihub ingest" makes one${offerCreate ? ', or add --create' : ''}`;
+  const what = !existsSync(dataDir)
+    ? `data directory ${quoted(dataDir)} does not exist`
+    : statSync(dataDir).isDirectory()
+      ? `data directory ${quoted(dataDir)} holds no catalogue (no ${LOG_FILE})`
+      : `${quoted(dataDir)} is a file, not a data directory`;
+  throw new MinihubError('BAD_REQUEST', `${what}; ${fix}`);
 }

@@ -2,11 +2,11 @@
 // a failed append, and atomic rewrites for compaction. It owns the file and the lock; it does not
 // interpret records beyond checking their shape.
 
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { MinihubError } from '../errors.ts';
 import { ChunkedWriter, MAX_CHUNK_BYTES } from './chunked-writer.ts';
+import { makeDataDirectory } from './data-dir.ts';
 import { acquireLock } from './lock.ts';
 import { nodeLogFileSystem, type LogFile, type LogFileSystem } from './log-fs.ts';
 import { BadLine } from './log-lines.ts';
@@ -73,7 +73,7 @@ export async function openFileLog(
   parallelFromBytes?: number,
   maxChunkBytes: number = MAX_CHUNK_BYTES,
 ): Promise<OpenedLog> {
-  mkdirSync(dir, { recursive: true });
+  makeDataDirectory(dir);
   const release = await acquireLock(dir);
   try {
     const path = join(dir, LOG_FILE);
