@@ -41,15 +41,16 @@ async function main(argv: string[]): Promise<number | 'running'> {
 
 // --debug may stand anywhere; it is taken out before a command parses its own options.
 const DEBUG = '--debug';
-const argv = process.argv.slice(2);
-const debug = argv.includes(DEBUG);
+const argv = process.argv.slice(2).filter((arg) => arg !== DEBUG);
+const debug = argv.length < process.argv.length - 2;
+const command = argv[0] !== undefined && Object.hasOwn(COMMANDS, argv[0]) ? argv[0] : undefined;
 
-main(argv.filter((arg) => arg !== DEBUG)).then(
+main(argv).then(
   (code) => {
     if (code !== 'running') process.exitCode = code;
   },
   (error: unknown) => {
-    const failure = describeFailure(error);
+    const failure = describeFailure(error, command);
     process.stderr.write(`minihub: ${failure.line}\n`);
     if (debug) process.stderr.write(debugDetail(error));
     process.exitCode = failure.code;

@@ -69,6 +69,12 @@ start('turns an unexpected error into one line, and names the fix for a system e
   const full = describeFailure(Object.assign(new Error("ENOSPC: no space left on device, open 'data/x'"), { code: 'ENOSPC' }));
   assert.equal(full, { line: "ENOSPC: no space left on device, open 'data/x'; the disk is full: free some space and try again", code: 1 });
   assert.is(describeFailure('x'.repeat(5000)).line.length < 500, true, 'a huge message is cut');
+  // The lock is the first file a start writes, so on a full disk that is where it fails: named, with the fix.
+  const { dataDirectoryError } = await import('../src/store/data-dir.ts');
+  const lockFailed = dataDirectoryError('data', Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }), 'cannot be used');
+  assert.is(describeFailure(lockFailed).line, 'data directory "data" cannot be used: the disk is full (ENOSPC); free some space, or choose another with --data (dataDir in the library)');
+  const unknownError = new Error('EIO');
+  assert.is(dataDirectoryError('data', unknownError, 'cannot be used'), unknownError, 'an error without advice is passed on unchanged');
 });
 
 start.run();
@@ -127,10 +133,11 @@ usage('a missing argument or a bad --expires says what is expected, in one line,
     runCli(['token', 'rotate', '--data', dataDir]),
     runCli(['token', 'create', 'weeks', '--user', 'datahub', '--data', dataDir]),
   ]);
-  const help = ' \\(run "minihub --help" for usage\\)$';
-  assertOneLineFailure(revoke, 2, new RegExp(`^minihub: token revoke needs the ID of a token; "minihub token list" shows them${help}`));
+  // The hint names the command's own help.
+  const help = (command: string) => ` \\(run "minihub ${command} --help" for usage\\)$`;
+  assertOneLineFailure(revoke, 2, new RegExp(`^minihub: token revoke needs the ID of a token; "minihub token list" shows them${help('token')}`));
   assertOneLineFailure(revokeTwo, 2, /^minihub: token revoke takes one ID, got 2: "a b"/);
-  assertOneLineFailure(add, 2, new RegExp(`^minihub: user add needs NAME: user add NAME${help}`));
+  assertOneLineFailure(add, 2, new RegExp(`^minihub: user add needs NAME: user add NAME${help('user')}`));
   assertOneLineFailure(role, 2, /^minihub: user role needs ROLE: user role NAME ROLE/);
   assertOneLineFailure(weeks, 2, /^minihub: --expires 3 is not a lifetime; --expires takes 90s, 15m, 1h, 30d \(a number with s, m, h or d\) or never/);
   assertOneLineFailure(unknown, 2, /^minihub: unknown token command "rotate"; expected create, list or revoke ID/);

@@ -196,7 +196,7 @@ usage('takes the port and host from MINIHUB_PORT and MINIHUB_HOST over PORT and 
   ]);
   try {
     assert.is(badOwn.code, 2);
-    assert.match(badOwn.stderr, /^minihub: MINIHUB_PORT=eighty is not a port; expected 0 to 65535 \(run "minihub --help" for usage\)$/m);
+    assert.match(badOwn.stderr, /^minihub: MINIHUB_PORT=eighty is not a port; expected 0 to 65535 \(run "minihub serve --help" for usage\)$/m);
     assert.is(badPlain.code, 2);
     assert.match(badPlain.stderr, /PORT=99999 is not a port/);
     assert.match(server.url, /^http:\/\/127\.0\.0\.1:[1-9]\d*$/);

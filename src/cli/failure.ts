@@ -26,10 +26,12 @@ const ADVICE: Record<string, string> = {
 
 const MAX_LINE = 400;
 
-export function describeFailure(error: unknown): Failure {
+/** `command` (e.g. "token"), when known, points a usage error at that command's own help. */
+export function describeFailure(error: unknown, command?: string): Failure {
   if (error instanceof MinihubError) {
     const line = oneLine(error.message);
-    return error.code === 'USAGE' ? { line: `${line} (run "minihub --help" for usage)`, code: 2 } : { line, code: 1 };
+    const help = command === undefined ? 'minihub --help' : `minihub ${command} --help`;
+    return error.code === 'USAGE' ? { line: `${line} (run "${help}" for usage)`, code: 2 } : { line, code: 1 };
   }
   const code = (error as NodeJS.ErrnoException | null)?.code;
   const message = oneLine(error instanceof Error ? error.message : String(error));

@@ -1,5 +1,5 @@
-// Makes a data directory (and its parents) before the log opens it, turning the file system's refusal
-// into an error that names the directory and what to do. Creates nothing else.
+// Makes a data directory (and its parents) and takes its lock before the log opens it, turning the file
+// system's refusal into an error that names the directory and what to do. Creates nothing else.
 
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -10,18 +10,27 @@ export function makeDataDirectory(dir: string): void {
   try {
     mkdirSync(dir, { recursive: true });
   } catch (error) {
-    const { code } = error as NodeJS.ErrnoException;
-    const name = `"${shown(dir)}"`;
-    const why =
-      code === 'EEXIST' ? `${name} is a file, not a directory`
-      : code === 'ENOTDIR' ? `${name} cannot be made: "${shown(existingAncestor(dir))}" on its path is a file, not a directory`
-      : code === 'EACCES' || code === 'EPERM' ? `${name} cannot be made: permission denied`
-      : code === 'EROFS' ? `${name} cannot be made: the file system is read-only`
-      : code === 'ENOSPC' ? `${name} cannot be made: the disk is full`
-      : undefined;
-    if (why === undefined) throw error;
-    throw new MinihubError('BAD_REQUEST', `data directory ${why}; choose another with --data (dataDir in the library), or fix that path`, { cause: error });
+    throw dataDirectoryError(dir, error, 'cannot be made');
   }
+}
+
+/**
+ * The file system's refusal to make or use `dir` as a MinihubError naming it and the fix; an error it
+ * has no advice for (or a MinihubError, such as a lock held by another process) is returned unchanged.
+ */
+export function dataDirectoryError(dir: string, error: unknown, failed: string): unknown {
+  if (error instanceof MinihubError) return error;
+  const { code } = error as NodeJS.ErrnoException;
+  const name = `"${shown(dir)}"`;
+  const elsewhere = 'choose another with --data (dataDir in the library)';
+  const message =
+    code === 'EEXIST' ? `${name} is a file, not a directory; ${elsewhere}`
+    : code === 'ENOTDIR' ? `${name} ${failed}: "${shown(existingAncestor(dir))}" on its path is a file, not a directory; ${elsewhere}`
+    : code === 'EACCES' || code === 'EPERM' ? `${name} ${failed}: permission denied (${code}); fix its owner or mode, or ${elsewhere}`
+    : code === 'EROFS' ? `${name} ${failed}: the file system is read-only (EROFS); ${elsewhere}`
+    : code === 'ENOSPC' || code === 'EDQUOT' ? `${name} ${failed}: the disk is full (${code}); free some space, or ${elsewhere}`
+    : undefined;
+  return message === undefined ? error : new MinihubError('BAD_REQUEST', `data directory ${message}`, { cause: error });
 }
 
 /** The nearest part of `dir`'s path that exists: after ENOTDIR, the file in the way. */

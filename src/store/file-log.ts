@@ -6,7 +6,7 @@ import { join } from 'node:path';
 
 import { MinihubError } from '../errors.ts';
 import { ChunkedWriter, MAX_CHUNK_BYTES } from './chunked-writer.ts';
-import { makeDataDirectory } from './data-dir.ts';
+import { dataDirectoryError, makeDataDirectory } from './data-dir.ts';
 import { acquireLock } from './lock.ts';
 import { nodeLogFileSystem, type LogFile, type LogFileSystem } from './log-fs.ts';
 import { BadLine } from './log-lines.ts';
@@ -74,7 +74,10 @@ export async function openFileLog(
   maxChunkBytes: number = MAX_CHUNK_BYTES,
 ): Promise<OpenedLog> {
   makeDataDirectory(dir);
-  const release = await acquireLock(dir);
+  // The lock is the first file written: on a full or read-only disk, this is where a start fails.
+  const release = await acquireLock(dir).catch((error: unknown) => {
+    throw dataDirectoryError(dir, error, 'cannot be used');
+  });
   try {
     const path = join(dir, LOG_FILE);
     // A compaction that crashed before its rename leaves its temporary file; the old log is whole.
