@@ -77,6 +77,19 @@ start('turns an unexpected error into one line, and names the fix for a system e
   assert.is(dataDirectoryError('data', unknownError, 'cannot be used'), unknownError, 'an error without advice is passed on unchanged');
 });
 
+start('a failed export is one line naming the --out it could not write', async () => {
+  const dataDir = tempDataDir();
+  assert.is((await runCli(['ingest', SAMPLE, '--data', dataDir])).code, 0);
+  const file = join(dataDir, 'a-file');
+  writeFileSync(file, '');
+  const [directory, underFile] = await Promise.all([
+    runCli(['export', '--data', dataDir, '--out', dataDir]),
+    runCli(['export', '--data', dataDir, '--out', join(file, 'out.json')]),
+  ]);
+  assertOneLineFailure(directory, 1, /^minihub: cannot write .*: it is a directory/);
+  assertOneLineFailure(underFile, 1, /^minihub: .*a-file\/\S*out\.json.*not a directory/);
+});
+
 start.run();
 
 // ---
