@@ -14,8 +14,9 @@ import { listenError } from './http/listen-error.ts';
 import { limitConnections } from './http/connection-limit.ts';
 import { createRequestListener as createHttpListener } from './http/listener.ts';
 import { HttpError, sendHttpError } from './http/reply.ts';
-import { ingestParsed, parsedChanges, parseSource, type IngestReport, type IngestSource } from './ingest/ingest.ts';
+import { parsedChanges, type IngestReport, type IngestSource } from './ingest/ingest.ts';
 import { resolveLimits, type Limits } from './limits.ts';
+import { seedCatalogue } from './seeding.ts';
 import type { AspectChange } from './store/catalogue.ts';
 import type { LogFileSystem } from './store/log-fs.ts';
 import { Store } from './store/store.ts';
@@ -107,6 +108,12 @@ export interface Minihub {
   token: string;
   /** What each seed added; empty when the data directory already held a catalogue. */
   seeded: IngestReport[];
+  /**
+   * True when this start completed a seed that an earlier start began and did not finish (it crashed or
+   * was killed while seeding); `seeded` then tells what was still missing. A data directory with an
+   * unfinished seed is refused unless given the same seeds again.
+   */
+  seedResumed: boolean;
   /** The catalogue itself: `store.export()` gives it as DataHub MCP records. */
   store: Store;
   /**
@@ -241,11 +248,10 @@ async function openMinihub(options: ServerOptions, limits: Limits): Promise<{ hu
   const store = await Store.open({ dataDir, warn: log, fileSystem, parallelReplayBytes });
   try {
     const tokens = new TokenService(loadSigningKey(dataDir, { catalogue: store.catalogue, replaceMissing: options.newSigningKey }), store);
-    // Seeds fill an empty catalogue only: a data directory that holds one keeps its changes. Each is
-    // read and parsed once; reset() goes back to these parses, so it costs no file read or JSON parse.
-    const seeds = store.catalogue.entityCount === 0 ? seed.map(parseSource) : [];
-    const seeded: IngestReport[] = [];
-    for (const { name, parsed } of seeds) seeded.push(await ingestParsed(store, parsed, name, corpUserUrn(ROOT_USER)));
+    // Seeds fill an empty catalogue, or complete a seed that a crash interrupted (seeding.ts); a data
+    // directory that holds a catalogue keeps its changes. Each seed is read and parsed once; reset() goes
+    // back to these parses, so it costs no file read or JSON parse.
+    const { parsed: seeds, reports: seeded, resumed: seedResumed } = await seedCatalogue(store, dataDir, seed, corpUserUrn(ROOT_USER));
     let seedState: readonly AspectChange[] | undefined;
     const answer = createHttpListener({
       store,
@@ -271,6 +277,7 @@ async function openMinihub(options: ServerOptions, limits: Limits): Promise<{ hu
       },
       token: tokens.createSessionToken(ROOT_USER),
       seeded,
+      seedResumed,
       store,
       async createToken(username, { name = 'minihub library token', lifetimeMs = null } = {}) {
         const issued = await tokens.createPersonalToken({ username, name, lifetimeMs, requestedBy: corpUserUrn(ROOT_USER) });

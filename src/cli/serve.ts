@@ -61,6 +61,7 @@ function banner(hub: RunningServer, auth: boolean, seeds: string[], startMs: num
       ? '  store   in memory: nothing is written to disk'
       : `  store   ${store.location} (${plural(store.recordCount, 'record')}, ${plural(store.catalogue.entityCount, 'entity', 'entities')}${took})`,
   );
+  if (hub.seedResumed) lines.push('  seed    resumed: an earlier start stopped while seeding; this one completed the seed');
   for (const report of hub.seeded) lines.push(`  seeded  ${describeReport(report)}`);
   if (seeds.length > 0 && hub.seeded.length === 0) lines.push('  seed    skipped: the data directory already holds a catalogue');
   const query = sampleQuery(hub);
