@@ -161,15 +161,19 @@ usage('a missing argument or a bad --expires says what is expected, in one line,
 usage('conflicting flags are refused in one line, exit 2, and create nothing', async () => {
   const parent = tempDataDir();
   const dir = join(parent, 'x');
-  const [memoryData, memoryKey, listExpires, revokeUser, listRole] = await Promise.all([
+  const [memoryData, memoryKey, bodyTwice, limitTwice, listExpires, revokeUser, listRole] = await Promise.all([
     runCli(['serve', '--memory', '--data', dir, '--port', '0']),
     runCli(['serve', '--memory', '--new-signing-key', '--port', '0']),
+    runCli(['serve', '--memory', '--max-body-bytes', '10', '--limit', 'maxBodyBytes=20', '--port', '0']),
+    runCli(['serve', '--memory', '--limit', 'maxDepth=5', '--limit', 'maxDepth=50', '--port', '0']),
     runCli(['token', 'list', '--expires', '1h', '--data', dir]),
     runCli(['token', 'revoke', 'abc', '--user', 'bob', '--data', dir]),
     runCli(['user', 'list', '--role', 'Editor', '--data', dir]),
   ]);
   assertOneLineFailure(memoryData, 2, /^minihub: --memory and --data cannot be used together: /);
   assertOneLineFailure(memoryKey, 2, /^minihub: --memory and --new-signing-key cannot be used together/);
+  assertOneLineFailure(bodyTwice, 2, /^minihub: --max-body-bytes and --limit maxBodyBytes cannot be used together: they set the same limit/);
+  assertOneLineFailure(limitTwice, 2, /^minihub: --limit maxDepth is given twice/);
   assertOneLineFailure(listExpires, 2, /^minihub: --expires does not apply to "token list"; it takes --user, --data, --create/);
   assertOneLineFailure(revokeUser, 2, /^minihub: --user does not apply to "token revoke"/);
   assertOneLineFailure(listRole, 2, /^minihub: --role does not apply to "user list"/);

@@ -78,9 +78,16 @@ export function parseLimits(pairs: string[], maxBodyBytes: string | undefined): 
     if (known === undefined || value === undefined) {
       throw new MinihubError('USAGE', `--limit ${pair} is not NAME=VALUE with NAME one of ${LIMIT_NAMES.join(', ')}`);
     }
+    // Two values for one limit: whichever won silently, the other was a mistake.
+    if (limits[known] !== undefined) throw new MinihubError('USAGE', `--limit ${known} is given twice; give each limit once`);
     limits[known] = parsePositiveInteger(`--limit ${name}`, value);
   }
-  if (maxBodyBytes !== undefined) limits.maxBodyBytes = parsePositiveInteger('--max-body-bytes', maxBodyBytes);
+  if (maxBodyBytes !== undefined) {
+    if (limits.maxBodyBytes !== undefined) {
+      throw new MinihubError('USAGE', '--max-body-bytes and --limit maxBodyBytes cannot be used together: they set the same limit; give one');
+    }
+    limits.maxBodyBytes = parsePositiveInteger('--max-body-bytes', maxBodyBytes);
+  }
   return limits;
 }
 
