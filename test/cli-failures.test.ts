@@ -26,6 +26,16 @@ start('a --data that is a file, or lies under a file, is named in one line and n
   assert.equal(readdirSync(dir), ['catalogue-file']);
 });
 
+start('a --data where no directory can be made fails at once, not in an endless loop', async () => {
+  // Node 20's recursive mkdir spins forever when a parent answers ENOENT, as /proc does.
+  if (!existsSync('/proc/self')) {
+    console.log('skipped the /proc data directory: no /proc on this system');
+    return;
+  }
+  const result = await runCli(['serve', '--port', '0', '--data', '/proc/minihub-test/data']);
+  assertOneLineFailure(result, 1, /^minihub: data directory "\/proc\/minihub-test\/data" cannot be made: its parent directory does not take new directories \(ENOENT\)/);
+});
+
 start('a host that does not resolve or is not this machine\'s is named in one line', async () => {
   const [unknown, foreign] = await Promise.all([
     runCli(['serve', '--port', '0', '--memory', '--host', 'no.such.host.invalid']),
