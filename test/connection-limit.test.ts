@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { connect, type Socket } from 'node:net';
 
 import { OVER_LIMIT_GRACE_MS, overLimitRoom } from '../src/http/connection-limit.ts';
-import { startTestServer, type TestServer } from './fixtures/server.ts';
+import { rawExchange, startTestServer, type TestServer } from './fixtures/server.ts';
 
 const MAX_CONNECTIONS = 20;
 
@@ -31,18 +31,6 @@ function stall(hub: TestServer): Promise<Socket> {
   });
 }
 
-/** Sends one request on a fresh connection and resolves to everything read until the server closes it. */
-function exchange(hub: TestServer, request: string): Promise<string> {
-  const { hostname, port } = new URL(hub.url);
-  return new Promise((resolve) => {
-    const socket = connect(Number(port), hostname);
-    let answer = '';
-    socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
-    socket.on('error', () => {});
-    socket.on('close', () => resolve(answer));
-    socket.write(request);
-  });
-}
 
 limit('answers /health at once while stalled clients hold every connection, and others a JSON 503', async (context) => {
   const { hub } = context;
@@ -50,13 +38,13 @@ limit('answers /health at once while stalled clients hold every connection, and 
   // Let the server accept them all before the requests below arrive.
   await new Promise((resolve) => setTimeout(resolve, 50));
 
-  const refused = await exchange(hub, 'GET /config HTTP/1.1\r\nHost: x\r\n\r\n');
+  const refused = await rawExchange(hub, 'GET /config HTTP/1.1\r\nHost: x\r\n\r\n');
   assert.match(refused, /^HTTP\/1\.1 503 /, 'the limit is reached');
   assert.match(refused, /\r\nRetry-After: 1\r\n/i);
   assert.match(refused, /\{"errors":\[\{"message":"minihub has 20 connections open, its limit \(maxConnections\); try again shortly"\}\]\}$/);
 
   const started = performance.now();
-  const health = await exchange(hub, 'GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
+  const health = await rawExchange(hub, 'GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
   const elapsed = performance.now() - started;
   assert.match(health, /^HTTP\/1\.1 200 /);
   assert.match(health, /\r\nConnection: close\r\n/i);

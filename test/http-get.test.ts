@@ -3,9 +3,8 @@
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { connect } from 'node:net';
 
-import { SAMPLE, startTestServer, type Reply, type TestServer } from './fixtures/server.ts';
+import { rawExchange, SAMPLE, startTestServer, type Reply, type TestServer } from './fixtures/server.ts';
 
 const ORDERS = 'urn:li:dataset:(urn:li:dataPlatform:postgres,shop.public.orders,PROD)';
 const GRAPHQL_RESPONSE = 'application/graphql-response+json';
@@ -116,7 +115,7 @@ getSuite('keeps the query-length and variables-depth limits', async () => {
 
 getSuite('answers a URL longer than node\'s header limit with 431 saying to use POST', async ({ hub }) => {
   const path = `/api/graphql?${new URLSearchParams({ query: `{ __typename } #${'x'.repeat(20_000)}` })}`;
-  const answer = await exchange(hub, `GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${hub.token}\r\n\r\n`);
+  const answer = await rawExchange(hub, `GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${hub.token}\r\n\r\n`);
   assert.match(answer, /^HTTP\/1\.1 431 /);
   assert.match(answer, /the request line and headers are larger than \d+ bytes; send a long GraphQL query as a POST with a JSON body/);
 });
@@ -155,15 +154,3 @@ getSuite('logs a GET by its path and operation, never its query string', async (
 
 getSuite.run();
 
-/** Writes `request` on a fresh connection and resolves to everything read until the server closes it. */
-function exchange(hub: TestServer, request: string): Promise<string> {
-  const { hostname, port } = new URL(hub.url);
-  return new Promise((resolve) => {
-    const socket = connect(Number(port), hostname);
-    let answer = '';
-    socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
-    socket.on('error', () => {});
-    socket.on('close', () => resolve(answer));
-    socket.write(request);
-  });
-}

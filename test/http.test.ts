@@ -6,7 +6,7 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 
 import { spawnServe } from './fixtures/cli.ts';
-import { SAMPLE, startTestServer, type TestServer } from './fixtures/server.ts';
+import { rawExchange, SAMPLE, startTestServer, type TestServer } from './fixtures/server.ts';
 
 const ORDERS = 'urn:li:dataset:(urn:li:dataPlatform:postgres,shop.public.orders,PROD)';
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
@@ -268,7 +268,7 @@ hostile('answers an upload over the limit with 413 even while the client keeps s
 
 hostile('answers an Expect it cannot meet with 417 and a JSON body', async ({ hub }) => {
   const body = JSON.stringify({ query: '{ me { corpUser { username } } }' });
-  const answer = await exchange(hub, [Buffer.from(
+  const answer = await rawExchange(hub, [Buffer.from(
     `POST /api/graphql HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${hub.token}\r\nContent-Type: application/json\r\n` +
       `Expect: 200-ok\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
   )]);
@@ -277,10 +277,10 @@ hostile('answers an Expect it cannot meet with 417 and a JSON body', async ({ hu
 });
 
 hostile('answers an HTTP/1.1 request without Host with 400 and a JSON body', async ({ hub }) => {
-  const answer = await exchange(hub, [Buffer.from('GET /health HTTP/1.1\r\nConnection: close\r\n\r\n')]);
+  const answer = await rawExchange(hub, [Buffer.from('GET /health HTTP/1.1\r\nConnection: close\r\n\r\n')]);
   assert.match(answer, /^HTTP\/1\.1 400 /);
   assert.match(answer, /\{"errors":\[\{"message":"an HTTP\/1\.1 request needs a Host header"\}\]\}$/);
-  assert.match(await exchange(hub, [Buffer.from('GET /health HTTP/1.0\r\n\r\n')]), /^HTTP\/1\.1 200 /);
+  assert.match(await rawExchange(hub, [Buffer.from('GET /health HTTP/1.0\r\n\r\n')]), /^HTTP\/1\.1 200 /);
 });
 
 hostile('does not log a client that leaves mid-body as a server error', async ({ hub, logged }) => {
@@ -297,15 +297,3 @@ hostile('does not log a client that leaves mid-body as a server error', async ({
 
 hostile.run();
 
-/** Writes `pieces` on a fresh connection and resolves to everything read until the server closes it. */
-function exchange(hub: TestServer, pieces: Buffer[]): Promise<string> {
-  const { hostname, port } = new URL(hub.url);
-  return new Promise((resolve) => {
-    const socket = connect(Number(port), hostname);
-    let answer = '';
-    socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
-    socket.on('error', () => {});
-    socket.on('close', () => resolve(answer));
-    for (const piece of pieces) socket.write(piece);
-  });
-}
