@@ -125,12 +125,14 @@ ingest('reports counts per file and writes nothing the second time', async () =>
   assert.is(readFileSync(join(dataDir, 'catalogue.jsonl'), 'utf8').trim().split('\n').length, 1);
 });
 
-ingest('ingests bootstrap_mce.json with no record rejected', async () => {
-  if (!bootstrapAvailable('ingest of bootstrap_mce.json')) return;
-  const result = await runCli(['ingest', BOOTSTRAP, '--data', tempDataDir()]);
-  assert.is(result.code, 0, result.stderr);
-  assert.match(result.stdout, /103 records, \d+ aspects written, 0 unchanged, 0 rejected/);
-});
+// Registered only with DataHub's file beside the project, so npm test counts it as skipped, not passed.
+if (bootstrapAvailable('ingest of bootstrap_mce.json')) {
+  ingest('ingests bootstrap_mce.json with no record rejected', async () => {
+    const result = await runCli(['ingest', BOOTSTRAP, '--data', tempDataDir()]);
+    assert.is(result.code, 0, result.stderr);
+    assert.match(result.stdout, /103 records, \d+ aspects written, 0 unchanged, 0 rejected/);
+  });
+}
 
 ingest('names rejected records, keeps the good ones and exits 1', async () => {
   const dataDir = tempDataDir();

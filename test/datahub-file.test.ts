@@ -365,11 +365,7 @@ const bootstrap = suite('parseDataHubFile: DataHub bootstrap_mce.json');
 let bootstrapParsed: ParsedFile | undefined;
 
 bootstrap.before(() => {
-  if (existsSync(bootstrapUrl)) {
-    bootstrapParsed = parseDataHubFile(readFileSync(bootstrapUrl, 'utf8'), 'bootstrap_mce.json');
-  } else {
-    console.log(`skipped: ${fileURLToPath(bootstrapUrl)} not found`);
-  }
+  if (existsSync(bootstrapUrl)) bootstrapParsed = parseDataHubFile(readFileSync(bootstrapUrl, 'utf8'), 'bootstrap_mce.json');
 });
 
 function bootstrapAspect(urn: string, aspect: string): JsonObject {
@@ -501,5 +497,7 @@ mces.run();
 mcps.run();
 rejections.run();
 names.run();
-bootstrap.run();
+// Run only with DataHub's file beside the project, so npm test counts it as skipped, not passed.
+if (existsSync(bootstrapUrl)) bootstrap.run();
+else console.log(`skipped parseDataHubFile over bootstrap_mce.json: ${fileURLToPath(bootstrapUrl)} not found`);
 sample.run();

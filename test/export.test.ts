@@ -331,7 +331,6 @@ sample.run();
 const bootstrap = suite('export round trip over bootstrap_mce.json');
 
 bootstrap('exports bootstrap_mce.json with the docs\' edits, and the ingested copy answers every read the same', async () => {
-  if (!bootstrapAvailable('export round trip over bootstrap_mce.json')) return;
   const from = tempDataDir();
   const hub = await startTestServer({ dataDir: from, seed: [BOOTSTRAP] });
   let urns: Urns;
@@ -371,4 +370,5 @@ bootstrap('exports bootstrap_mce.json with the docs\' edits, and the ingested co
   assert.is(again.stdout, text, 'the copy exports to the same bytes');
 });
 
-bootstrap.run();
+// Run only with DataHub's file beside the project, so npm test counts it as skipped, not passed.
+if (bootstrapAvailable('export round trip over bootstrap_mce.json')) bootstrap.run();
