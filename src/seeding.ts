@@ -4,12 +4,13 @@
 // The marker is a file beside the log, never a log record, so export and compaction never see it.
 
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readFileSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { MinihubError, shown } from './errors.ts';
 import type { ParsedFile } from './ingest/datahub-file.ts';
 import { ingestParsed, parseSource, type IngestReport, type IngestSource } from './ingest/ingest.ts';
+import { syncDirectory, writeFileDurably } from './store/durable-file.ts';
 import type { Store } from './store/store.ts';
 
 export const SEED_MARKER_FILE = 'seed-in-progress.json';
@@ -108,32 +109,12 @@ function parseMarker(text: string): SeedIdentity[] | undefined {
   return valid ? (seeds as SeedIdentity[]) : undefined;
 }
 
-// The marker must be durable before the first seed record is: written whole, synced, renamed into
-// place, and the directory synced, as the signing key is.
+// The marker must be durable before the first seed record is, as the signing key is.
 function writeMarker(dataDir: string, seeds: SeedIdentity[]): void {
-  const path = join(dataDir, SEED_MARKER_FILE);
-  const temporary = `${path}.new`;
-  const fd = openSync(temporary, 'w', 0o600);
-  try {
-    writeSync(fd, `${JSON.stringify({ seeds, started: new Date().toISOString() }, null, 2)}\n`);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temporary, path);
-  syncDirectory(dataDir);
+  writeFileDurably(join(dataDir, SEED_MARKER_FILE), `${JSON.stringify({ seeds, started: new Date().toISOString() }, null, 2)}\n`);
 }
 
 function removeMarker(dataDir: string): void {
   rmSync(join(dataDir, SEED_MARKER_FILE), { force: true });
   syncDirectory(dataDir);
-}
-
-function syncDirectory(dir: string): void {
-  const fd = openSync(dir, 'r');
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }

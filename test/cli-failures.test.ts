@@ -125,6 +125,23 @@ data('token, user and compact refuse it, naming it, and create nothing', async (
   assert.equal(readdirSync(empty), [], 'no catalogue.jsonl or signing.key left behind');
 });
 
+data('a --data that is a file is named as one, with no offer to create it there', async () => {
+  const file = join(tempDataDir(), 'a-file');
+  writeFileSync(file, 'x');
+  const result = await runCli(['token', 'list', '--data', file]);
+  assertOneLineFailure(result, 1, /^minihub: ".*a-file" is a file, not a data directory; check --data \(or MINIHUB_DATA\)$/);
+});
+
+data('a command on a directory with an unfinished seed goes on, but warns that its catalogue may be partial', async () => {
+  const dataDir = tempDataDir();
+  assert.is((await runCli(['ingest', SAMPLE, '--data', dataDir])).code, 0);
+  writeFileSync(join(dataDir, 'seed-in-progress.json'), '{"seeds": []}\n');
+  const listed = await runCli(['user', 'list', '--data', dataDir]);
+  assert.is(listed.code, 0, listed.stderr);
+  assert.match(listed.stdout, /^alice\s/m);
+  assert.match(listed.stderr, /^minihub: ".*" holds a seed that was never completed \(seed-in-progress\.json\): its catalogue may be partial; "minihub serve --seed" with the same files completes it\n$/);
+});
+
 data('--create makes one for token and user; ingest and serve make one by themselves', async () => {
   const parent = tempDataDir();
   const made = join(parent, 'new', 'dir');

@@ -3,11 +3,12 @@
 // key is made silently only while no stored token depends on it.
 
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { MinihubError } from '../errors.ts';
 import type { Catalogue } from '../store/catalogue.ts';
+import { writeFileDurably } from '../store/durable-file.ts';
 import { listTokens } from './tokens.ts';
 
 export const SIGNING_KEY_FILE = 'signing.key';
@@ -34,7 +35,7 @@ export function loadSigningKey(dataDir: string | null, options: SigningKeyOption
       );
     }
     try {
-      createDurably(dataDir, path);
+      createDurably(path);
     } catch (error) {
       const { code } = error as NodeJS.ErrnoException;
       const why = code === 'ENOSPC' ? 'the disk is full (ENOSPC); free some space and start again' : (error as Error).message;
@@ -56,22 +57,7 @@ function liveTokens(catalogue: Catalogue): number {
 }
 
 // Tokens signed with the key are acknowledged as soon as their record is durable, so the key must be
-// durable first: written whole to a temporary file, synced, renamed into place, directory synced.
-// The data directory's lock is held, so no other process creates the key meanwhile.
-function createDurably(dataDir: string, path: string): void {
-  const temporary = `${path}.new`;
-  const fd = openSync(temporary, 'w', 0o600);
-  try {
-    writeSync(fd, randomBytes(32).toString('hex') + '\n');
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temporary, path);
-  const dir = openSync(dataDir, 'r');
-  try {
-    fsyncSync(dir);
-  } finally {
-    closeSync(dir);
-  }
+// durable first. The data directory's lock is held, so no other process creates the key meanwhile.
+function createDurably(path: string): void {
+  writeFileDurably(path, randomBytes(32).toString('hex') + '\n');
 }

@@ -6,6 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { MinihubError } from '../errors.ts';
+import { SEED_MARKER_FILE } from '../seeding.ts';
 import { LOG_FILE } from '../store/file-log.ts';
 import { Store } from '../store/store.ts';
 import { quoted } from './options.ts';
@@ -19,7 +20,12 @@ export interface WithStoreOptions {
 
 export async function withStore<T>(dataDir: string, run: (store: Store) => Promise<T>, options: WithStoreOptions = {}): Promise<T> {
   if (options.create !== true) requireCatalogue(dataDir, options.offerCreate === true);
-  const store = await Store.open({ dataDir, warn: (message) => process.stderr.write(`minihub: ${message}\n`) });
+  const warn = (message: string): void => void process.stderr.write(`minihub: ${message}\n`);
+  const store = await Store.open({ dataDir, warn });
+  // serve refuses such a directory; a command that only reads or adds to it may go on, but says so.
+  if (existsSync(join(dataDir, SEED_MARKER_FILE))) {
+    warn(`${quoted(dataDir)} holds a seed that was never completed (${SEED_MARKER_FILE}): its catalogue may be partial; "minihub serve --seed" with the same files completes it`);
+  }
   try {
     return await run(store);
   } finally {
@@ -30,11 +36,12 @@ export async function withStore<T>(dataDir: string, run: (store: Store) => Promi
 /** Throws, naming the directory, unless `dataDir` holds a catalogue file (an empty one counts). */
 export function requireCatalogue(dataDir: string, offerCreate: boolean): void {
   if (existsSync(join(dataDir, LOG_FILE))) return;
+  if (existsSync(dataDir) && !statSync(dataDir).isDirectory()) {
+    throw new MinihubError('BAD_REQUEST', `${quoted(dataDir)} is a file, not a data directory; check --data (or MINIHUB_DATA)`);
+  }
   const fix = `check --data (or MINIHUB_DATA); "minihub serve" or "minihub ingest" makes one${offerCreate ? ', or add --create' : ''}`;
-  const what = !existsSync(dataDir)
-    ? `data directory ${quoted(dataDir)} does not exist`
-    : statSync(dataDir).isDirectory()
-      ? `data directory ${quoted(dataDir)} holds no catalogue (no ${LOG_FILE})`
-      : `${quoted(dataDir)} is a file, not a data directory`;
+  const what = existsSync(dataDir)
+    ? `data directory ${quoted(dataDir)} holds no catalogue (no ${LOG_FILE})`
+    : `data directory ${quoted(dataDir)} does not exist`;
   throw new MinihubError('BAD_REQUEST', `${what}; ${fix}`);
 }

@@ -1,5 +1,5 @@
-// Makes a data directory (and its parents) and takes its lock before the log opens it, turning the file
-// system's refusal into an error that names the directory and what to do. Creates nothing else.
+// Makes a data directory (and its parents) one level at a time before the lock and the log use it, turning
+// the file system's refusal into an error that names the directory and what to do. Creates nothing else.
 
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
