@@ -144,8 +144,9 @@ ingest('names rejected records, keeps the good ones and exits 1', async () => {
   ].join('\n'));
   const result = await runCli(['ingest', file, '--data', dataDir]);
   assert.is(result.code, 1);
-  assert.match(result.stdout, /2 records, 1 aspects written, 0 unchanged, 1 rejected/);
+  assert.match(result.stdout, /2 records, 1 aspect written, 0 unchanged, 1 rejected/);
   assert.match(result.stderr, /record 2: .*not a urn/);
+  assert.match(result.stderr, /^minihub: 1 record was rejected; the others were ingested$/m);
 });
 
 ingest('fails clearly on a missing file', async () => {

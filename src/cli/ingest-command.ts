@@ -32,7 +32,7 @@ export async function ingestCommand(args: string[], env: NodeJS.ProcessEnv): Pro
       rejected += report.rejected.length;
     }
   }, { create: true });
-  if (rejected > 0) process.stderr.write(`minihub: ${rejected} records were rejected; the others were ingested\n`);
+  if (rejected > 0) process.stderr.write(`minihub: ${rejected === 1 ? '1 record was' : `${rejected} records were`} rejected; the others were ingested\n`);
   return rejected > 0 ? 1 : 0;
 }
 

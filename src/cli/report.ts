@@ -7,7 +7,7 @@ export function describeReport(report: IngestReport): string {
     .map(([type, count]) => `${type} ${count}`)
     .join(', ');
   return (
-    `${report.source}: ${report.records} records, ${report.written} aspects written, ${report.unchanged} unchanged, ` +
+    `${report.source}: ${plural(report.records, 'record')}, ${plural(report.written, 'aspect')} written, ${report.unchanged} unchanged, ` +
     `${report.rejected.length} rejected` + (entities === '' ? '' : ` (${entities})`)
   );
 }
