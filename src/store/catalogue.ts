@@ -2,15 +2,12 @@
 // It knows nothing of files, HTTP or GraphQL; it only holds and applies aspect changes.
 
 import type { JsonValue } from './json.ts';
+import type { AspectChange } from './log-record.ts';
 import { forEachPlannedChange, type ReplayPlan } from './replay-plan.ts';
 import { DEFERRED_LINE_CHARS, DeferredValue, detached, ReplayedLine, type StoredValue } from './replayed-line.ts';
 
-/** One aspect upsert (or removal, when `value` is null) of one entity: the unit every log record lists. */
-export interface AspectChange {
-  urn: string;
-  aspect: string;
-  value: JsonValue;
-}
+// Defined with the log's record format; re-exported because every reader of the catalogue meets it here.
+export type { AspectChange } from './log-record.ts';
 
 /** Read access to aspects, shared by the live catalogue and a batch of changes not yet committed. */
 export interface AspectReader {

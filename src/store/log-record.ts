@@ -1,8 +1,14 @@
 // The shape of one line of the append-only log, and its validation when read back.
 // Pure: no file access; the file log decides what to do with a line that fails here.
 
-import type { AspectChange } from './catalogue.ts';
-import { isJsonObject } from './json.ts';
+import { isJsonObject, type JsonValue } from './json.ts';
+
+/** One aspect upsert (or removal, when `value` is null) of one entity: the unit every log record lists. */
+export interface AspectChange {
+  urn: string;
+  aspect: string;
+  value: JsonValue;
+}
 
 /** One accepted change: an ingest batch or one mutation, with when and by whom. */
 export interface LogRecord {

@@ -2,7 +2,7 @@
 // in order, a value only where no later change replaces it, long lines by their place in the file.
 // Pure data and its two ends (built in the replay worker, read by the catalogue); no threads, no files.
 
-import type { AspectChange } from './catalogue.ts';
+import type { AspectChange } from './log-record.ts';
 import type { JsonValue } from './json.ts';
 import { DEFERRED_LINE_CHARS, DeferredValue, ReplayedLine, type StoredValue } from './replayed-line.ts';
 

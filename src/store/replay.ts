@@ -7,7 +7,7 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
-import type { AspectChange } from './catalogue.ts';
+import type { AspectChange } from './log-record.ts';
 import { nodeLogFileSystem, type LogFileSystem } from './log-fs.ts';
 import { BadLine, decodeUtf8, readRecords, type ReadRecords } from './log-lines.ts';
 import type { ReplayPlan } from './replay-plan.ts';

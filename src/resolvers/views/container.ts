@@ -4,7 +4,8 @@
 import type { AspectReader } from '../../store/catalogue.ts';
 import { aspectObject, str, urnId } from '../../store/read.ts';
 import { DataPlatformView } from './platform.ts';
-import { customProperties, globalTagsView, institutionalMemoryView, ownershipView, subTypesView } from './shared.ts';
+import { customProperties, institutionalMemoryView, ownershipView, subTypesView } from './shared.ts';
+import { globalTagsView } from './tag.ts';
 
 export class ContainerView {
   readonly type = 'CONTAINER';

@@ -8,9 +8,8 @@ import { aspectObject, bool, num, obj, objects, str, strings } from '../../store
 import { ContainerView } from './container.ts';
 import { SchemaFieldView } from './schema-field.ts';
 import { DataPlatformView } from './platform.ts';
-import {
-  auditStamp, customProperties, globalTagsView, institutionalMemoryView, ownershipView, subTypesView,
-} from './shared.ts';
+import { auditStamp, customProperties, institutionalMemoryView, ownershipView, subTypesView } from './shared.ts';
+import { globalTagsView } from './tag.ts';
 
 export class DatasetView {
   readonly type = 'DATASET';

@@ -4,7 +4,7 @@
 import type { AspectReader } from '../../store/catalogue.ts';
 import type { JsonObject } from '../../store/json.ts';
 import { bool, obj, str } from '../../store/read.ts';
-import { globalTagsView } from './shared.ts';
+import { globalTagsView } from './tag.ts';
 
 const FIELD_TYPES = new Set(['BOOLEAN', 'FIXED', 'STRING', 'BYTES', 'NUMBER', 'DATE', 'TIME', 'ENUM', 'NULL', 'MAP', 'ARRAY', 'UNION', 'STRUCT']);
 

@@ -5,7 +5,6 @@ import { userExists } from '../../auth/users.ts';
 import type { AspectReader } from '../../store/catalogue.ts';
 import type { JsonObject } from '../../store/json.ts';
 import { aspectObject, bool, num, obj, objects, str, strings, urnId } from '../../store/read.ts';
-import { TagView } from './tag.ts';
 
 export interface AuditStampView {
   time: number;
@@ -103,17 +102,6 @@ export function ownershipView(reader: AspectReader, urn: string) {
       }];
     }),
     lastModified: auditStamp(obj(ownership, 'lastModified')),
-  };
-}
-
-/** A globalTags-shaped object (an aspect, or a field's globalTags) as GraphQL GlobalTags. */
-export function globalTagsView(reader: AspectReader, tags: JsonObject | null, associatedUrn: string) {
-  if (tags === null) return null;
-  return {
-    tags: objects(tags, 'tags').flatMap((association) => {
-      const tagUrn = str(association, 'tag');
-      return tagUrn === null ? [] : [{ tag: new TagView(reader, tagUrn), associatedUrn }];
-    }),
   };
 }
 

@@ -1,7 +1,9 @@
-// The Tag view: tagProperties and ownership of one tag URN; a shell when the tag is unknown.
+// The Tag view: tagProperties and ownership of one tag URN; a shell when the tag is unknown. Also the
+// GlobalTags view of the entities that carry tags, which hands out Tag views.
 
 import type { AspectReader } from '../../store/catalogue.ts';
-import { aspectObject, str, urnId } from '../../store/read.ts';
+import type { JsonObject } from '../../store/json.ts';
+import { aspectObject, objects, str, urnId } from '../../store/read.ts';
 import { ownershipView } from './shared.ts';
 
 export class TagView {
@@ -36,4 +38,15 @@ export class TagView {
   ownership() {
     return ownershipView(this.#reader, this.urn);
   }
+}
+
+/** A globalTags-shaped object (an aspect, or a field's globalTags) as GraphQL GlobalTags. */
+export function globalTagsView(reader: AspectReader, tags: JsonObject | null, associatedUrn: string) {
+  if (tags === null) return null;
+  return {
+    tags: objects(tags, 'tags').flatMap((association) => {
+      const tagUrn = str(association, 'tag');
+      return tagUrn === null ? [] : [{ tag: new TagView(reader, tagUrn), associatedUrn }];
+    }),
+  };
 }
