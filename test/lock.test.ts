@@ -1,10 +1,12 @@
 // The data directory's lock: a zombie owner, a reused pid and a dead pid are taken over; a live owner is
-// waited for briefly, then refused; where /proc cannot be read, the old liveness rule still holds.
+// waited for briefly, then refused; where /proc cannot be read or hides a pid, the old liveness rule still
+// holds; a takeover racing other starts never deletes a live lock.
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import fs, { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
 
 import { acquireLock, LOCK_FILE } from '../src/store/lock.ts';
@@ -12,6 +14,11 @@ import { probeProcess, readProcStat, statFields, type StatReader } from '../src/
 import { tempDataDir } from './fixtures/server.ts';
 
 const LINUX = existsSync('/proc/self/stat');
+// Above Linux's default pid_max (2^22), so no process holds these pids.
+const NO_PID = 4194999;
+const FAKE_LIVE = 4194901;
+const FAKE_DEAD = 4194902;
+const FAKE_LIVE_TOO = 4194903;
 
 /** A running process that is not minihub, stopped by the test that starts it. */
 async function sleeper(): Promise<ChildProcess & { pid: number }> {
@@ -58,8 +65,17 @@ probe('tells a zombie, a dead process, a missing one and an unreadable /proc apa
   assert.equal(probeProcess(7, () => stat('Z')), { kind: 'exited' });
   assert.equal(probeProcess(7, () => stat('X')), { kind: 'exited' });
   assert.equal(probeProcess(7, () => stat('R')), { kind: 'running', startTime: '5555' });
-  assert.equal(probeProcess(7, () => undefined), { kind: 'gone' });
+  assert.equal(probeProcess(NO_PID, () => undefined), { kind: 'gone' });
   assert.equal(probeProcess(7, () => { throw Object.assign(new Error('denied'), { code: 'EACCES' }); }), { kind: 'unknown' });
+});
+
+probe('a pid /proc does not show but kill(pid, 0) finds (hidepid=2 hides other users) is unknown, not gone', async () => {
+  const other = await sleeper();
+  try {
+    assert.equal(probeProcess(other.pid, () => undefined), { kind: 'unknown' });
+  } finally {
+    other.kill('SIGKILL');
+  }
 });
 
 probe.run();
@@ -164,8 +180,7 @@ lock('without /proc to read, a live pid is refused whatever its start time and a
   } finally {
     owner.kill('SIGKILL');
   }
-  // Pid 2^22+ is above Linux's pid_max default, so no live process holds it.
-  writeLock(dir, '4194999\n1\n');
+  writeLock(dir, `${NO_PID}\n1\n`);
   const release = await acquireLock(dir, { waitMs: 0, readStat: noProc });
   assert.is(lockText(dir).split('\n')[0], String(process.pid));
   release();
@@ -185,4 +200,112 @@ lock('the probe decides: a live pid that /proc reports as a zombie is taken over
   }
 });
 
+lock('a live owner that /proc hides (hidepid=2) is refused, not taken over', async () => {
+  const dir = tempDataDir();
+  const owner = await sleeper();
+  try {
+    writeLock(dir, `${owner.pid}\n1\n`);
+    const hidden: StatReader = (pid) => (pid === owner.pid ? undefined : readProcStat(pid));
+    assert.match((await refusal(dir, 0, hidden)).message, new RegExp(`in use by minihub process ${owner.pid}`));
+    assert.is(lockText(dir), `${owner.pid}\n1\n`);
+  } finally {
+    owner.kill('SIGKILL');
+  }
+});
+
 lock.run();
+
+// ---
+
+const race = suite('takeovers racing each other');
+
+// FAKE_LIVE and FAKE_LIVE_TOO run (started at tick 777); FAKE_DEAD is a zombie. No such pids exist really.
+const fakeStat: StatReader = (pid) => {
+  const state = pid === FAKE_LIVE || pid === FAKE_LIVE_TOO ? 'S' : pid === FAKE_DEAD ? 'Z' : undefined;
+  return state === undefined ? readProcStat(pid) : `${pid} (node) ${state} 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 777 0 0`;
+};
+const STALE = `${FAKE_DEAD}\n777\n`;
+const LIVE = `${FAKE_LIVE}\n777\n`;
+
+/**
+ * Runs `body` with fs.readFileSync and fs.renameSync wrapped (the lock module's imports follow them), so
+ * other processes' steps happen at exact points between this process's own steps.
+ */
+async function interleaved(wrap: { afterRead?: (path: string, text: string) => void; afterRename?: (from: string) => void }, body: () => Promise<void>): Promise<void> {
+  const { readFileSync: realRead, renameSync: realRename } = fs;
+  const patched = fs as { readFileSync: unknown; renameSync: unknown };
+  patched.readFileSync = (...args: Parameters<typeof realRead>) => {
+    const text = realRead(...args);
+    if (typeof text === 'string') wrap.afterRead?.(String(args[0]), text);
+    return text;
+  };
+  patched.renameSync = (from: string, to: string) => {
+    realRename(from, to);
+    wrap.afterRename?.(from);
+  };
+  syncBuiltinESMExports();
+  try {
+    await body();
+  } finally {
+    patched.readFileSync = realRead;
+    patched.renameSync = realRename;
+    syncBuiltinESMExports();
+  }
+}
+
+race('a lock taken over by another process after this one read the stale lock is left to it', async () => {
+  const dir = tempDataDir();
+  const path = join(dir, LOCK_FILE);
+  writeLock(dir, STALE);
+  let aTookOver = false;
+  let cLinked = false;
+  let message = '';
+  await interleaved(
+    {
+      // Process A takes the stale lock over right after this one has read it...
+      afterRead: (file, text) => {
+        if (file !== path || text !== STALE || aTookOver) return;
+        aTookOver = true;
+        fs.rmSync(path);
+        fs.writeFileSync(path, LIVE);
+      },
+      // ...and should this one move the lock path aside, process C links its own lock into the gap.
+      afterRename: (from) => {
+        if (from !== path || cLinked) return;
+        cLinked = true;
+        fs.writeFileSync(path, `${FAKE_LIVE_TOO}\n777\n`);
+      },
+    },
+    async () => {
+      message = (await refusal(dir, 0, fakeStat)).message;
+    },
+  );
+  assert.ok(aTookOver, 'the stale lock was read');
+  assert.is(lockText(dir), LIVE, 'A still holds the lock it took over');
+  assert.match(message, new RegExp(`in use by minihub process ${FAKE_LIVE}`));
+  assert.equal(readdirSync(dir).filter((name) => name.startsWith(LOCK_FILE)), [LOCK_FILE], 'no takeover file left behind');
+});
+
+race('a takeover guard left by a process killed mid-takeover is itself taken over', async () => {
+  const dir = tempDataDir();
+  writeLock(dir, STALE);
+  // A process (pid NO_PID, gone) was killed while it held the guard for the stale lock's owner.
+  writeFileSync(join(dir, `${LOCK_FILE}.takeover-${FAKE_DEAD}-777`), `${NO_PID}\n1\n`);
+  const release = await acquireLock(dir, { waitMs: 0, readStat: fakeStat });
+  assert.is(lockText(dir).split('\n')[0], String(process.pid));
+  release();
+  assert.equal(readdirSync(dir).filter((name) => name.startsWith(LOCK_FILE)), []);
+});
+
+race('while a live process holds the takeover guard, the stale lock is left to it', async () => {
+  const dir = tempDataDir();
+  writeLock(dir, STALE);
+  const guard = join(dir, `${LOCK_FILE}.takeover-${FAKE_DEAD}-777`);
+  writeFileSync(guard, LIVE);
+  const { message } = await refusal(dir, 0, fakeStat);
+  assert.match(message, /could not take the lock .*other processes keep taking it/);
+  assert.is(lockText(dir), STALE);
+  assert.is(readFileSync(guard, 'utf8'), LIVE);
+});
+
+race.run();

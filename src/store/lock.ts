@@ -1,7 +1,7 @@
 // One process owns a data directory: a lock file holding the owner's pid and start time, created whole
 // in one step. A lock whose owner no longer runs (killed, a zombie, or a pid reused since) is taken over.
 
-import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { MinihubError } from '../errors.ts';
@@ -12,6 +12,9 @@ export const LOCK_FILE = 'minihub.lock';
 export const LOCK_WAIT_MS = 2000;
 const POLL_MS = 50;
 const TAKEOVERS = 5;
+// A takeover guard left by a process killed while taking over is itself taken over; a guard of a guard
+// of a guard means something other than crashes is at work.
+const GUARD_DEPTH = 3;
 // The lock files this process holds now.
 const HELD = new Set<string>();
 
@@ -56,7 +59,9 @@ export async function acquireLock(dir: string, options: LockOptions = {}): Promi
       if (owner === undefined) continue; // it went away meanwhile: try again
       if (owner === null) throw locked(dir, path, null);
       if (isStale(path, owner, readStat)) {
-        takeOverStale(path, owner.text);
+        const outcome = removeStale(dir, path, owner, draft, readStat, 0);
+        // Another process is removing it right now (that takes microseconds): let it finish.
+        if (outcome === 'busy') await new Promise((resolve) => setTimeout(resolve, POLL_MS));
         takeovers++;
         continue;
       }
@@ -91,24 +96,37 @@ function isStale(path: string, owner: LockOwner, readStat: StatReader | undefine
   }
 }
 
-// Moving the stale lock aside first means two processes taking it over at once cannot delete each
-// other's fresh lock: only one rename wins, and a loser that moved a live lock puts it back.
-function takeOverStale(path: string, staleText: string): void {
-  const aside = `${path}.stale-${process.pid}`;
+type Removal = 'checked' | 'retry' | 'busy';
+
+/**
+ * Removes `file` if it still holds the text of `stale`, whose owner is gone. Reading the file and then
+ * deleting it is two steps, and between them another process may replace a stale lock with its own live
+ * one (and a rename-aside-and-check removal moves that live lock out of the path, where a third process
+ * then takes the path): so removers of one stale owner's files are made exclusive by a guard file named
+ * after that owner, created whole with link (which fails if it exists). A file holding the stale text
+ * stays at its path until a guard holder deletes it (no one else deletes it, and link cannot replace it),
+ * so the check under the guard is still true at the delete. A guard left by a process killed mid-takeover
+ * names that process: it is stale in turn and is removed the same way, under its owner's guard.
+ * `checked`: the file no longer holds the stale text; `retry`: a stale guard was removed; `busy`: a live
+ * process holds the guard.
+ */
+function removeStale(dir: string, file: string, stale: LockOwner, draft: string, readStat: StatReader | undefined, depth: number): Removal {
+  const guard = join(dir, `${LOCK_FILE}.takeover-${stale.pid}-${stale.startTime ?? 'unknown'}`);
   try {
-    renameSync(path, aside);
+    linkSync(draft, guard);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const holder = readOwner(guard);
+    if (holder === undefined) return 'retry';
+    if (holder === null || depth + 1 >= GUARD_DEPTH || !isStale(guard, holder, readStat)) return 'busy';
+    return removeStale(dir, guard, holder, draft, readStat, depth + 1) === 'busy' ? 'busy' : 'retry';
   }
-  if (readOwner(aside)?.text !== staleText) {
-    try {
-      linkSync(aside, path);
-    } catch {
-      // Someone else holds the lock by now; theirs stands.
-    }
+  try {
+    if (readOwner(file)?.text === stale.text) rmSync(file, { force: true });
+  } finally {
+    rmSync(guard, { force: true });
   }
-  rmSync(aside, { force: true });
+  return 'checked';
 }
 
 /** The lock file's owner; null when it names none (being written by hand?), undefined when it is gone. */

@@ -1,5 +1,6 @@
 // Tells what became of the process a lock file names: gone, exited but not yet reaped (a zombie), or
-// running, with its start time so a reused pid can be told apart. Reads /proc on Linux; never signals.
+// running, with its start time so a reused pid can be told apart. Reads /proc on Linux; sends no signal
+// (kill with signal 0 only asks whether a pid exists).
 
 import { readFileSync } from 'node:fs';
 
@@ -46,12 +47,23 @@ export function probeProcess(pid: number, read: StatReader = readProcStat): Proc
   } catch {
     return { kind: 'unknown' };
   }
-  if (stat === undefined) return { kind: 'gone' };
+  // /proc mounted hidepid=2 (or =invisible) hides other users' processes: ENOENT there says nothing.
+  if (stat === undefined) return exists(pid) ? { kind: 'unknown' } : { kind: 'gone' };
   const fields = statFields(stat);
   if (fields === undefined) return { kind: 'unknown' };
   // Z: exited, waiting for its parent (or init) to reap it; X: being reaped. Neither runs any more.
   if (fields.state === 'Z' || fields.state === 'X') return { kind: 'exited' };
   return { kind: 'running', startTime: fields.startTime };
+}
+
+/** Whether `pid` exists: kill(pid, 0) fails with ESRCH only for a pid no process holds (EPERM: someone else's). */
+function exists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
 }
 
 let ownStart: string | null | undefined;
