@@ -1,5 +1,6 @@
 // GET /api/graphql?query=… (GraphQL over HTTP): queries run as over POST, with the same token check,
-// limits and response cache; a mutation over GET is 405 and changes nothing; bad parameters are 400.
+// limits and response cache; a mutation or subscription over GET is 405 and runs nothing (a subscription
+// over POST is a request error); answers are no-store; bad parameters are 400.
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -68,6 +69,66 @@ getSuite('answers a GET mutation 405 in the media type the client accepts, also 
     assert.is(reply.headers.get('content-type'), `${GRAPHQL_RESPONSE}; charset=utf-8`);
   }
   assert.is(await tagExists(hub, 'twice'), false);
+});
+
+getSuite('answers a subscription with 405 over GET, and as a request error over POST, never as a server error', async () => {
+  const logged: string[] = [];
+  const hub = await startTestServer({ seed: [SAMPLE], log: (message) => logged.push(message) });
+  try {
+    const subscription = 'subscription S { me { corpUser { username } } }';
+    const overGet = await get(hub, { query: subscription });
+    assert.is(overGet.status, 405);
+    assert.is(overGet.headers.get('allow'), 'POST');
+    assert.match(overGet.json.errors[0].message, /subscription cannot be sent with GET, and minihub serves no subscriptions/);
+    // application/json, as DataHub answers: 200 with data null; graphql-response+json: 400 without data.
+    const datahub = await hub.gql(subscription);
+    assert.is(datahub.status, 200);
+    assert.is(datahub.json.data, null);
+    assert.match(datahub.json.errors[0].message, /^minihub serves no subscriptions/);
+    assert.is(datahub.json.errors[0].extensions.classification, 'ValidationError');
+    assert.equal(datahub.json.errors[0].locations, [{ line: 1, column: 1 }]);
+    const strict = await hub.request('/api/graphql', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: GRAPHQL_RESPONSE, Authorization: `Bearer ${hub.token}` },
+      body: JSON.stringify({ query: subscription }),
+    });
+    assert.is(strict.status, 400);
+    assert.equal(Object.keys(strict.json), ['errors', 'extensions']);
+    // A second time the document comes from the document cache, past validation: still refused.
+    assert.match((await hub.gql(subscription)).json.errors[0].message, /^minihub serves no subscriptions/);
+    // Chosen by operationName from a document that also holds a query.
+    const both = `query Q { __typename } ${subscription}`;
+    assert.is((await get(hub, { query: both, operationName: 'S' })).status, 405);
+    assert.is((await get(hub, { query: both, operationName: 'Q' })).status, 200);
+    assert.equal(logged, [], 'nothing was logged as an unexpected error');
+  } finally {
+    await hub.close();
+  }
+});
+
+getSuite('treats an empty operationName as none, as GraphQL over HTTP says', async ({ hub }) => {
+  const reply = await get(hub, { query: '{ me { corpUser { username } } }', operationName: '' });
+  assert.is(reply.status, 200);
+  assert.is(reply.json.errors, undefined);
+  assert.is(reply.json.data.me.corpUser.username, 'datahub');
+  // With two operations, none chosen is still an error, but about the missing name rather than a name "".
+  const two = await get(hub, { query: 'query a { __typename } query b { __typename }', operationName: '' });
+  assert.match(two.json.errors[0].message, /Must provide operation name/);
+});
+
+getSuite('marks GET and POST answers no-store, varying with Accept and Authorization', async ({ hub }) => {
+  const answers = [
+    await get(hub, { query: '{ __typename }' }),
+    await get(hub, { query: '{ __typename }' }), // from the response cache
+    await get(hub, { query: 'mutation { __typename }' }), // a 405
+    await get(hub, { query: '{ __typename }' }, null), // a 401
+    await hub.gql('{ __typename }'),
+  ];
+  for (const [i, reply] of answers.entries()) {
+    assert.is(reply.headers.get('cache-control'), 'no-store', `answer ${i}`);
+    assert.is(reply.headers.get('vary'), 'Accept, Authorization', `answer ${i}`);
+  }
+  assert.equal(answers.map((reply) => reply.status), [200, 200, 405, 401, 200]);
 });
 
 const badParams: [string, Record<string, string>, RegExp][] = [

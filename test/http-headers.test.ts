@@ -135,6 +135,7 @@ cors('sends Access-Control-Allow-Origin on POST answers to an allowed origin, re
   const refused = await hub.request('/api/graphql', { method: 'POST', headers: { Origin: ALLOWED, 'Content-Type': 'application/json' }, body: '{"query": "{ __typename }"}' });
   assert.is(refused.status, 401);
   assert.is(refused.headers.get('access-control-allow-origin'), ALLOWED, 'the page can read why it was refused');
+  for (const reply of [answer, refused]) assert.is(reply.headers.get('vary'), 'Accept, Authorization, Origin');
 });
 
 cors('gives another origin no CORS headers, and its preflight stays 405', async ({ hub }) => {
@@ -158,7 +159,8 @@ cors('changes nothing without --cors-origin: OPTIONS is 405 and no CORS headers 
   const reply = await preflight(closed, ALLOWED);
   assert.is(reply.status, 405);
   assert.equal(corsHeaders(reply), []);
-  assert.is(reply.headers.get('vary'), null);
+  // The answer still varies with Accept and the token, but not with Origin.
+  assert.is(reply.headers.get('vary'), 'Accept, Authorization');
 });
 
 cors('offers --cors-origin on the command line: in serve --help, and checked as an origin', () => {

@@ -46,12 +46,17 @@ export interface ExecutionOutcome {
   requestError: boolean;
   /** For the request log: the operationName if given (and a GraphQL name), else the first root field. */
   operation: string | null;
-  /** True when the run was for queries only and the operation is a mutation: nothing ran. */
-  mutationRefused: boolean;
+  /**
+   * Set when the run was for queries only and the chosen operation is a mutation or a subscription:
+   * nothing ran. GraphQL over HTTP answers those 405 over GET.
+   */
+  notAQuery: NotAQuery | null;
 }
 
+export type NotAQuery = 'mutation' | 'subscription';
+
 export interface RunOptions {
-  /** Refuse to run a mutation (GraphQL over HTTP: a GET must not change anything). */
+  /** Run queries only (GraphQL over HTTP: a GET must not change anything, nor open a stream). */
   queriesOnly?: boolean;
 }
 
@@ -76,6 +81,8 @@ export function readGraphQLSearchParams(search: string, limits: Pick<Limits, 'ma
     // One value each: with two, a proxy and minihub could each read a different one.
     if (values.length > 1) throw new MinihubError('BAD_REQUEST', `the query string gives "${name}" ${values.length} times; expected it once`);
     const text = values[0] as string;
+    // GraphQL over HTTP: an empty operationName is the same as none, as a form with a blank field sends it.
+    if (name === 'operationName' && text === '') continue;
     fields[name] = name === 'variables' || name === 'extensions' ? jsonParameter(name, text, limits.maxQueryLength) : text;
   }
   if (fields.query === undefined) {
@@ -165,8 +172,15 @@ export class GraphQLExecutor {
     }
     const operation = named ?? facts.rootField;
     // Checked once the document is known valid, as graphql-http's reference server does; nothing has run yet.
-    if (options.queriesOnly === true && getOperationAST(document, params.operationName)?.operation === 'mutation') {
-      return { response: { data: null, extensions: {} }, read: null, requestError: true, operation, mutationRefused: true };
+    const chosen = getOperationAST(document, params.operationName) ?? null;
+    if (options.queriesOnly === true && chosen !== null && chosen.operation !== 'query') {
+      return { response: { data: null, extensions: {} }, read: null, requestError: true, operation, notAQuery: chosen.operation };
+    }
+    // The schema has no Subscription type, yet graphql-js validates a subscription and only its execute
+    // fails (an unexpected error): refused here as a request error instead, with nothing run.
+    if (chosen?.operation === 'subscription') {
+      const refused = new GraphQLError('minihub serves no subscriptions; send this operation as a query (or a mutation over POST)', { nodes: chosen });
+      return this.#failure([refused], 'validation', operation);
     }
     const catalogue = context.store.catalogue;
     const recorder = facts.cacheable ? new RecordingReader(catalogue) : null;
@@ -186,9 +200,9 @@ export class GraphQLExecutor {
     const response: GraphQLResponse = { data: result.data, extensions: {} };
     if (result.errors !== undefined) {
       const errors = result.errors.map((error) => formatError(error, 'execution', this.#logUnexpected));
-      return { response: { errors, ...response }, read: null, requestError: false, operation, mutationRefused: false };
+      return { response: { errors, ...response }, read: null, requestError: false, operation, notAQuery: null };
     }
-    return { response, read, requestError: false, operation, mutationRefused: false };
+    return { response, read, requestError: false, operation, notAQuery: null };
   }
 
   // The cost rule runs alone first: graphql-js's own rules include quadratic ones, which a document
@@ -206,7 +220,7 @@ export class GraphQLExecutor {
 
   #failure(errors: readonly GraphQLError[], phase: ErrorPhase, operation: string | null): ExecutionOutcome {
     const formatted = errors.map((error) => formatError(error, phase, this.#logUnexpected));
-    return { response: { errors: formatted, data: null, extensions: {} }, read: null, requestError: true, operation, mutationRefused: false };
+    return { response: { errors: formatted, data: null, extensions: {} }, read: null, requestError: true, operation, notAQuery: null };
   }
 }
 

@@ -51,6 +51,12 @@ export function createRequestListener(options: ListenerOptions): RequestListener
     // Every answer from here on, refusals included, is a GraphQL response in the media type the client accepts.
     const media = responseMediaType(req.headers.accept);
     res.setHeader('Content-Type', `${media}; charset=utf-8`);
+    // The answer is one user's view at one moment: no cache may keep it. A GET would otherwise be cacheable
+    // by default heuristics; a POST is not, but saying so costs nothing. Its Content-Type follows Accept, its
+    // body the token; Origin was named by the CORS handler when CORS is configured.
+    res.setHeader('Cache-Control', 'no-store');
+    const vary = res.getHeader('Vary');
+    res.setHeader('Vary', vary === undefined ? 'Accept, Authorization' : `Accept, Authorization, ${String(vary)}`);
     const method = req.method;
     // HEAD too is refused, as graphql-http's reference server does: answering it would mean running the query.
     if (method !== 'POST' && method !== 'GET') {
@@ -69,11 +75,15 @@ export function createRequestListener(options: ListenerOptions): RequestListener
       return;
     }
     const params = method === 'GET' ? badRequestOf(() => readGraphQLSearchParams(request, limits)) : badRequestOf(() => readGraphQLParams(parseJson(request), limits));
-    const { response, read, requestError, operation, mutationRefused } = await executor.run(params, { store, tokens, actor, limits }, { queriesOnly: method === 'GET' });
+    const { response, read, requestError, operation, notAQuery } = await executor.run(params, { store, tokens, actor, limits }, { queriesOnly: method === 'GET' });
     if (logRequest !== undefined && operation !== null) operations.set(res, operation);
-    if (mutationRefused) {
-      // GraphQL over HTTP: a GET must not change anything, so a mutation over GET is 405 and never runs.
-      throw new HttpError(405, 'a mutation cannot be sent with GET; send it as a POST with a JSON body', { Allow: 'POST' });
+    if (notAQuery !== null) {
+      // GraphQL over HTTP: a GET runs queries only, so anything else over GET is 405 and never runs.
+      const message =
+        notAQuery === 'mutation'
+          ? 'a mutation cannot be sent with GET; send it as a POST with a JSON body'
+          : 'a subscription cannot be sent with GET, and minihub serves no subscriptions; send a query';
+      throw new HttpError(405, message, { Allow: 'POST' });
     }
     if (requestError && media === GRAPHQL_RESPONSE) {
       // GraphQL over HTTP: a request that never executed is a 400 without a data entry. With application/json
