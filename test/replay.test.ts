@@ -9,9 +9,10 @@ import { join } from 'node:path';
 import { Catalogue } from '../src/store/catalogue.ts';
 import { nodeLogFileSystem } from '../src/store/log-fs.ts';
 import { BadLine } from '../src/store/log-lines.ts';
-import { replayLog, type ReplayWorker } from '../src/store/replay.ts';
+import { DEFERRED_LINE_CHARS } from '../src/store/fast-start/lazy-lines.ts';
+import { parallelReplay, type ReplayWorker } from '../src/store/fast-start/parallel-replay.ts';
+import { replayOnOneThread } from '../src/store/replay.ts';
 import { Store } from '../src/store/store.ts';
-import { DEFERRED_LINE_CHARS } from '../src/store/replayed-line.ts';
 import { SAMPLE, startTestServer, tempDataDir } from './fixtures/server.ts';
 
 const LOG = 'catalogue.jsonl';
@@ -106,6 +107,11 @@ twoThreads('gives the catalogue a one-thread replay gives, entity and aspect ord
     assert.is(two.records, 400);
     assert.ok(one.state.length > 0, `seed ${seed} leaves some entities`);
     assert.equal(two.state, one.state, `seed ${seed}`);
+    // The store's plain one-thread replay (no values kept as text) gives the same catalogue too.
+    const plain = new Catalogue();
+    const replayed = await replayOnOneThread(join(dir, LOG), nodeLogFileSystem, plain);
+    assert.is(replayed.records, 400);
+    assert.equal([...plain.entities()].map(([urn, aspects]) => [urn, [...aspects]]), one.state, `seed ${seed}, one thread`);
   }
 });
 
@@ -198,7 +204,7 @@ twoThreads('replays the rest on the main thread, with a warning, when the worker
   const warnings: string[] = [];
   const catalogue = new Catalogue();
   const failing = (): ReplayWorker => ({ answer: Promise.reject(new Error('no threads here')), cancel: async () => {} });
-  const replayed = await replayLog(path, catalogue, nodeLogFileSystem, (message) => warnings.push(message), ALWAYS, failing);
+  const replayed = await parallelReplay({ fromBytes: ALWAYS, warn: (message) => warnings.push(message), start: failing })(path, nodeLogFileSystem, catalogue);
   assert.is(replayed.inWorker, false);
   assert.is(replayed.records, 300);
   assert.is(replayed.lastSeq, 300);
@@ -209,7 +215,7 @@ twoThreads('replays the rest on the main thread, with a warning, when the worker
   lines[250] = '{"seq": 251, oops';
   writeFileSync(path, lines.join('\n') + '\n');
   try {
-    await replayLog(path, new Catalogue(), nodeLogFileSystem, () => {}, ALWAYS, failing);
+    await parallelReplay({ fromBytes: ALWAYS, warn: () => {}, start: failing })(path, nodeLogFileSystem, new Catalogue());
     assert.unreachable('the replay must fail');
   } catch (error) {
     assert.instance(error, BadLine);
@@ -228,7 +234,7 @@ twoThreads('falls back the same way when the worker cannot even be started', asy
   const throwing = (): ReplayWorker => {
     throw new Error('Cannot find package tsx');
   };
-  const replayed = await replayLog(join(dir, LOG), new Catalogue(), nodeLogFileSystem, (message) => warnings.push(message), ALWAYS, throwing);
+  const replayed = await parallelReplay({ fromBytes: ALWAYS, warn: (message) => warnings.push(message), start: throwing })(join(dir, LOG), nodeLogFileSystem, new Catalogue());
   assert.is(replayed.records, 200);
   assert.is(replayed.inWorker, false);
   assert.match(warnings[0] as string, /replay worker failed: Cannot find package tsx/);

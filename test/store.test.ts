@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 import { startServer } from '../src/index.ts';
 import { Catalogue } from '../src/store/catalogue.ts';
-import { DEFERRED_LINE_CHARS } from '../src/store/replayed-line.ts';
+import { deferLongLines, DEFERRED_LINE_CHARS } from '../src/store/fast-start/lazy-lines.ts';
 import { DATASET_QUERY, SAMPLE, startTestServer, tempDataDir } from './fixtures/server.ts';
 
 const ORDERS = 'urn:li:dataset:(urn:li:dataPlatform:postgres,shop.public.orders,PROD)';
@@ -302,7 +302,7 @@ replay('answers every value of the line as written, removals included, in the or
   const { line, changes } = longLine();
   const catalogue = new Catalogue();
   // In a real replay the changes are what parsing the line gave; here they are that object's twin.
-  catalogue.replay(JSON.parse(line).changes, line);
+  deferLongLines(catalogue)(JSON.parse(line), line);
   assert.equal(catalogue.aspect('urn:li:tag:t7', 'tagProperties'), changes[7]?.value);
   assert.is(catalogue.aspect('urn:li:tag:t5', 'tagProperties'), undefined, 'the removal later in the line wins');
   assert.is(catalogue.exists('urn:li:tag:t5'), false);
@@ -314,7 +314,7 @@ replay('answers every value of the line as written, removals included, in the or
 replay('keeps a value written after the replay when the rest of its line is first read', () => {
   const { line } = longLine();
   const catalogue = new Catalogue();
-  catalogue.replay(JSON.parse(line).changes, line);
+  deferLongLines(catalogue)(JSON.parse(line), line);
   // A write that does not read first (the line is still text), then a read elsewhere in the same line.
   catalogue.apply([{ urn: 'urn:li:tag:t3', aspect: 'tagProperties', value: { name: 'new', description: 'written after' } }]);
   assert.is((catalogue.aspect('urn:li:tag:t8', 'tagProperties') as { name: string }).name, 't8');

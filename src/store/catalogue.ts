@@ -1,10 +1,9 @@
-// The in-memory catalogue: every entity's aspects, keyed by URN, rebuilt by replaying the log.
-// It knows nothing of files, HTTP or GraphQL; it only holds and applies aspect changes.
+// The in-memory catalogue: every entity's aspects, keyed by URN, rebuilt by replaying the log, plus the
+// readers over it (staged changes of a batch, a recording reader). It knows nothing of files, threads,
+// HTTP or GraphQL; it only holds and applies aspect changes.
 
 import type { JsonValue } from './json.ts';
 import type { AspectChange } from './log-record.ts';
-import { forEachPlannedChange, type ReplayPlan } from './replay-plan.ts';
-import { DEFERRED_LINE_CHARS, DeferredValue, detached, ReplayedLine, type StoredValue } from './replayed-line.ts';
 
 // Defined with the log's record format; re-exported because every reader of the catalogue meets it here.
 export type { AspectChange } from './log-record.ts';
@@ -17,18 +16,29 @@ export interface AspectReader {
   exists(urn: string): boolean;
 }
 
+/**
+ * A value replay may keep in another form until it is first read (fast-start/lazy-lines.ts keeps long
+ * lines as text). The catalogue asks it once, then stores the answer in its place.
+ */
+export abstract class LazyValue {
+  abstract get(): JsonValue;
+  /** About how many bytes the value takes in the log, known without building it. */
+  abstract readonly logBytes: number;
+}
+
+/** What the catalogue holds for an aspect: its value, or one still to be built. */
+export type StoredValue = JsonValue | LazyValue;
+
 export class Catalogue implements AspectReader {
-  // Values of long replayed lines stay text until first read (see replayed-line.ts).
   readonly #entities = new Map<string, Map<string, StoredValue>>();
   // How often each entity has changed, so a cached answer can tell whether what it read is current.
   readonly #versions = new Map<string, number>();
   #epoch = 0;
 
   aspect(urn: string, name: string): JsonValue | undefined {
-    const value = this.#entities.get(urn)?.get(name);
-    if (!(value instanceof DeferredValue)) return value;
-    this.#build(value.line);
-    return this.#entities.get(urn)?.get(name) as JsonValue;
+    const aspects = this.#entities.get(urn);
+    const value = aspects?.get(name);
+    return value instanceof LazyValue ? built(aspects as Map<string, StoredValue>, name, value) : value;
   }
 
   exists(urn: string): boolean {
@@ -48,7 +58,7 @@ export class Catalogue implements AspectReader {
   /** Every entity with its aspects, in insertion order (building any value still held as text). */
   *entities(): Iterable<[string, ReadonlyMap<string, JsonValue>]> {
     for (const [urn, aspects] of this.#entities) {
-      for (const value of aspects.values()) if (value instanceof DeferredValue) this.#build(value.line);
+      for (const [aspect, value] of aspects) if (value instanceof LazyValue) built(aspects, aspect, value);
       yield [urn, aspects as Map<string, JsonValue>];
     }
   }
@@ -58,8 +68,7 @@ export class Catalogue implements AspectReader {
     let bytes = 0;
     for (const [urn, aspects] of this.#entities) {
       for (const [aspect, value] of aspects) {
-        // A line's text already holds each change's urn, aspect and framing: its share is the whole cost.
-        bytes += value instanceof DeferredValue ? value.line.text.length / value.line.changeCount : urn.length + aspect.length + JSON.stringify(value).length + 40;
+        bytes += value instanceof LazyValue ? value.logBytes : urn.length + aspect.length + JSON.stringify(value).length + 40;
       }
     }
     return bytes;
@@ -79,33 +88,20 @@ export class Catalogue implements AspectReader {
     return this.#epoch;
   }
 
-  /**
-   * Applies changes in order. `tracked: false` skips version counting, for replay at start, when no
-   * answer has been cached yet that versions could invalidate.
-   */
-  apply(changes: readonly { urn: string; aspect: string; value: StoredValue }[], tracked = true): void {
+  /** Applies changes in order, counting each entity's changes (see version). */
+  apply(changes: readonly AspectChange[]): void {
     for (const { urn, aspect, value } of changes) {
-      if (tracked) this.#versions.set(urn, (this.#versions.get(urn) ?? 0) + 1);
+      this.#versions.set(urn, (this.#versions.get(urn) ?? 0) + 1);
       this.#put(urn, aspect, value);
     }
   }
 
   /**
-   * Applies one record read back from the log, `line` being its text. The values of a long line are
-   * kept as the line's text, to be built on first read; a short line's are kept as parsed.
+   * Applies one change read back from the log at start. Versions are not counted: no answer has been
+   * cached yet that they could invalidate.
    */
-  replay(changes: readonly AspectChange[], line: string): void {
-    if (line.length < DEFERRED_LINE_CHARS) {
-      this.apply(changes, false);
-      return;
-    }
-    const replayed = new ReplayedLine(detached(line), changes.length);
-    this.apply(changes.map(({ urn, aspect, value }, index) => ({ urn, aspect, value: value === null ? null : new DeferredValue(replayed, index) })), false);
-  }
-
-  /** Applies records read back on another thread, condensed (see replay-plan.ts), as replay() would have; `lineTexts` are its long lines. */
-  replayPlan(plan: ReplayPlan, lineTexts: readonly string[]): void {
-    forEachPlannedChange(plan, lineTexts, (urn, aspect, value) => this.#put(urn, aspect, value));
+  restore(urn: string, aspect: string, value: StoredValue): void {
+    this.#put(urn, aspect, value);
   }
 
   // One change; removing an entity's last aspect removes the entity, so a later change re-creates it last.
@@ -123,21 +119,18 @@ export class Catalogue implements AspectReader {
     aspects.set(aspect, value);
   }
 
-  // Builds the values of every change of `line` that is still current, all at once: one parse per line.
-  #build(line: ReplayedLine): void {
-    for (const [index, { urn, aspect, value }] of line.changes().entries()) {
-      const aspects = this.#entities.get(urn);
-      const current = aspects?.get(aspect);
-      // A later change replaced it, or it was built already: leave it as it is.
-      if (current instanceof DeferredValue && current.line === line && current.index === index) aspects?.set(aspect, value);
-    }
-  }
-
   clear(): void {
     this.#entities.clear();
     this.#versions.clear();
     this.#epoch++;
   }
+}
+
+/** Asks a lazy value once and stores the answer in its place. */
+function built(aspects: Map<string, StoredValue>, aspect: string, value: LazyValue): JsonValue {
+  const answer = value.get();
+  aspects.set(aspect, answer);
+  return answer;
 }
 
 /**

@@ -1,6 +1,6 @@
-// The append-only JSON-lines log file: replay at open, durable appends (write + fsync), repair after
-// a failed append, and atomic rewrites for compaction. It owns the file and the lock; it does not
-// interpret records beyond checking their shape.
+// The append-only JSON-lines log file, in the steps Store.open takes: lock the directory, (replay, see
+// replay.ts), cut a torn tail and open for append; then durable appends (write + fsync), repair after a
+// failed append, and atomic rewrites for compaction. It owns the file and the lock; it never replays.
 
 import { join } from 'node:path';
 
@@ -8,10 +8,9 @@ import { MinihubError } from '../errors.ts';
 import { ChunkedWriter, MAX_CHUNK_BYTES } from './chunked-writer.ts';
 import { dataDirectoryError, makeDataDirectory } from './data-dir.ts';
 import { acquireLock } from './lock.ts';
-import { nodeLogFileSystem, type LogFile, type LogFileSystem } from './log-fs.ts';
-import { BadLine } from './log-lines.ts';
+import type { LogFile, LogFileSystem } from './log-fs.ts';
+import { BadLine, type ReadRecords } from './log-lines.ts';
 import type { LogRecord } from './log-record.ts';
-import { replayLog, type Replayed, type ReplayTarget } from './replay.ts';
 
 export const LOG_FILE = 'catalogue.jsonl';
 // What a client is told once the log cannot take writes; the detail (paths, errno) goes to the server log.
@@ -39,15 +38,6 @@ export interface LogStorage {
   close(): Promise<void>;
 }
 
-export interface OpenedLog {
-  storage: LogStorage;
-  /** How many records were replayed, and the last one's sequence number (0 for an empty log). */
-  records: number;
-  lastSeq: number;
-  /** Whether part of the log was replayed on a worker thread (large logs). */
-  replayedInWorker: boolean;
-}
-
 /** Keeps nothing: the catalogue in memory is the only copy. */
 export class MemoryLog implements LogStorage {
   readonly location = 'memory';
@@ -60,52 +50,53 @@ export class MemoryLog implements LogStorage {
   async close(): Promise<void> {}
 }
 
-/**
- * Opens (creating if needed) the log in `dir`, takes the lock and replays every record into `target`,
- * in order (see replay.ts). A torn last line is cut off and saved aside with a warning; any other bad
- * line refuses the open, and then nothing in the directory has been changed.
- */
-export async function openFileLog(
-  dir: string,
-  target: ReplayTarget,
-  warn: (message: string) => void,
-  fs: LogFileSystem = nodeLogFileSystem,
-  parallelFromBytes?: number,
-  maxChunkBytes: number = MAX_CHUNK_BYTES,
-): Promise<OpenedLog> {
+/** Step 1 of opening: makes the data directory if needed and takes its lock; returns the release. */
+export async function lockDataDirectory(dir: string): Promise<() => void> {
   makeDataDirectory(dir);
   // The lock is the first file written: on a full or read-only disk, this is where a start fails.
-  const release = await acquireLock(dir).catch((error: unknown) => {
+  return acquireLock(dir).catch((error: unknown) => {
     throw dataDirectoryError(dir, error, 'cannot be used');
   });
+}
+
+/** Before replay: a compaction that crashed before its rename leaves its temporary file; the old log is whole. */
+export async function removeInterruptedCompaction(fs: LogFileSystem, path: string, warn: (message: string) => void): Promise<void> {
+  if (await fs.exists(path + COMPACT_SUFFIX)) {
+    await fs.remove(path + COMPACT_SUFFIX);
+    warn(`${path}${COMPACT_SUFFIX}: removed what an interrupted compaction left; ${path} is unchanged`);
+  }
+}
+
+/** What a replay failure is told as: a bad line refuses the open, and nothing in the directory has been changed. */
+export function replayFailure(path: string, error: unknown): unknown {
+  if (!(error instanceof BadLine)) return error;
+  return new MinihubError('STORE_CORRUPT', `${path}:${error.line}: ${error.message}. The log was not changed; repair or remove that line, then start again`);
+}
+
+export interface AppendOptions {
+  fs: LogFileSystem;
+  dir: string;
+  path: string;
+  /** What replay read: where the last whole line ends, and the torn line after it, if any. */
+  replayed: Pick<ReadRecords, 'end' | 'tail'>;
+  /** Releases the lock; the log calls it when closed. */
+  release: () => void;
+  warn: (message: string) => void;
+  maxChunkBytes?: number;
+}
+
+/**
+ * The last step of opening, once every whole line is read and accepted: cuts a torn last line off
+ * (saved aside, with a warning) and opens the log for appending after the last whole line.
+ */
+export async function openForAppend({ fs, dir, path, replayed, release, warn, maxChunkBytes = MAX_CHUNK_BYTES }: AppendOptions): Promise<LogStorage> {
+  const { end, tail } = replayed;
+  const file = await fs.open(path, { create: true, truncate: false });
   try {
-    const path = join(dir, LOG_FILE);
-    // A compaction that crashed before its rename leaves its temporary file; the old log is whole.
-    if (await fs.exists(path + COMPACT_SUFFIX)) {
-      await fs.remove(path + COMPACT_SUFFIX);
-      warn(`${path}${COMPACT_SUFFIX}: removed what an interrupted compaction left; ${path} is unchanged`);
-    }
-    let replayed: Replayed;
-    try {
-      replayed = await replayLog(path, target, fs, warn, parallelFromBytes);
-    } catch (error) {
-      if (error instanceof BadLine) {
-        throw new MinihubError('STORE_CORRUPT', `${path}:${error.line}: ${error.message}. The log was not changed; repair or remove that line, then start again`);
-      }
-      throw error;
-    }
-    const { end, tail, records, lastSeq, inWorker } = replayed;
-    // Only now, with every whole line read and accepted, may the torn tail be cut.
-    const file = await fs.open(path, { create: true, truncate: false });
-    try {
-      if (tail.length > 0) await cutTornTail(fs, file, path, tail, end, warn);
-      return { storage: new FileLog(fs, path, dir, file, end, release, maxChunkBytes), records, lastSeq, replayedInWorker: inWorker };
-    } catch (error) {
-      await file.close();
-      throw error;
-    }
+    if (tail.length > 0) await cutTornTail(fs, file, path, tail, end, warn);
+    return new FileLog(fs, path, dir, file, end, release, maxChunkBytes);
   } catch (error) {
-    release();
+    await file.close();
     throw error;
   }
 }
@@ -243,5 +234,15 @@ async function cutTornTail(fs: LogFileSystem, file: LogFile, path: string, tail:
   warn(
     `${path}: the last line was incomplete (${tail.length} bytes, a write cut short by a crash); ` +
       `cut it off and saved it to ${aside}`,
+  );
+}
+
+/** What the client is told of a failed write: the errno, not the path (the cause keeps that for the log). */
+export function writeFailure(error: unknown): MinihubError {
+  const { code } = error as NodeJS.ErrnoException;
+  return new MinihubError(
+    'SERVER_ERROR',
+    `The change was not saved: the disk reported ${code ?? 'an error'} while writing the log. Nothing was changed; try again.`,
+    { cause: error },
   );
 }

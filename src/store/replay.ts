@@ -1,166 +1,33 @@
-// Reads the whole log back into the catalogue at start. A large log is split: this thread replays
-// the first part while a worker thread reads and checks the rest and hands back only what survives
-// of it (replay-plan.ts), since start-up is bound by JSON.parse. It reads; it never writes the log.
+// Rebuilding the state from the log at start: every record, in log order, into a sink (the catalogue).
+// This is the one-thread replay; fast-start/ gives the same answer faster for large logs. It reads the
+// log and never writes it: cutting a torn tail is the store's next step.
 
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { extname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { StoredValue } from './catalogue.ts';
+import type { LogFileSystem } from './log-fs.ts';
+import { readRecords, type ReadRecords } from './log-lines.ts';
 
-import type { AspectChange } from './log-record.ts';
-import { nodeLogFileSystem, type LogFileSystem } from './log-fs.ts';
-import { BadLine, decodeUtf8, readRecords, type ReadRecords } from './log-lines.ts';
-import type { ReplayPlan } from './replay-plan.ts';
-
-/** Logs at least this big are replayed on two threads; below it a worker's start costs more than it saves. */
+/** Logs at least this big are replayed on two threads (see fast-start/); below it a worker's start costs more than it saves. */
 export const PARALLEL_REPLAY_MIN_BYTES = 32 * 1024 * 1024;
-// Run from the TypeScript sources (tsx), not the build: the worker must register tsx and load its modules.
-const FROM_SOURCES = extname(fileURLToPath(import.meta.url)) === '.ts';
-// The worker also condenses its lines, this thread also applies them and the plan afterwards: measured on
-// 1M records, halves have both threads finish about together. From the sources the worker starts about
-// 0.3 s later, so this thread takes more.
-const THIS_THREAD_SHARE = FROM_SOURCES ? 0.58 : 0.5;
-const PROBE_BYTES = 64 * 1024;
 
-/** Where replayed records go: the catalogue. */
-export interface ReplayTarget {
-  replay(changes: readonly AspectChange[], line: string): void;
-  replayPlan(plan: ReplayPlan, lineTexts: readonly string[]): void;
+/** Where replayed changes go: the catalogue. */
+export interface ReplaySink {
+  restore(urn: string, aspect: string, value: StoredValue): void;
 }
 
 export interface Replayed extends ReadRecords {
-  /** Whether part of the log was replayed on a worker thread. */
+  /** Whether part of the log was replayed on a worker thread (fast-start/). */
   inWorker: boolean;
 }
 
-/** What the replay worker is asked (workerData) and answers (its one message). */
-export interface WorkerRequest {
-  path: string;
-  start: number;
-}
-export type WorkerAnswer = { kind: 'done'; plan: ReplayPlan; read: ReadRecords } | { kind: 'bad'; line: number; problem: string };
-
-/** A started replay worker: its one answer, and a way to stop it early. */
-export interface ReplayWorker {
-  answer: Promise<WorkerAnswer>;
-  cancel: () => Promise<void>;
-}
-
 /**
- * Replays every record of the log at `path` into `target`, in log order; throws BadLine (numbered in
- * the whole file) for the first bad line. Logs of `parallelFromBytes` or more use a worker thread,
- * when the file system is node's own (the worker reads the file itself).
+ * Replays every record of the log at `path` into `sink`, in log order; throws BadLine (numbered in
+ * the whole file) for the first bad line, before applying anything after it. A missing log is empty.
  */
-export async function replayLog(
-  path: string,
-  target: ReplayTarget,
-  fs: LogFileSystem,
-  warn: (message: string) => void,
-  parallelFromBytes = PARALLEL_REPLAY_MIN_BYTES,
-  // A seam for tests of a worker that fails to run.
-  start: (request: WorkerRequest) => ReplayWorker = startWorker,
-): Promise<Replayed> {
-  const onRecord = (record: { changes: AspectChange[] }, line: string) => target.replay(record.changes, line);
-  const size = fs === nodeLogFileSystem ? fileSize(path) : 0;
-  const split = size > 0 && size >= parallelFromBytes ? splitPoint(path, size) : null;
-  if (split === null) return { ...(await readRecords(fs.readChunks(path), onRecord)), inWorker: false };
+export type Replay = (path: string, fs: LogFileSystem, sink: ReplaySink) => Promise<Replayed>;
 
-  let worker: ReplayWorker;
-  try {
-    worker = start({ path, start: split });
-  } catch (error) {
-    // No worker at all (say, the TypeScript sources run without tsx): the same as one that failed.
-    worker = { answer: Promise.reject(error), cancel: async () => {} };
-  }
-  // The answer is awaited only after the first half: until then a failure must not count as unhandled.
-  worker.answer.catch(() => {});
-  let head: ReadRecords;
-  try {
-    head = await readRecords(fs.readChunks(path, { end: split }), onRecord);
-  } catch (error) {
-    // Stopping the worker must not hide why the replay failed.
-    await worker.cancel().catch(() => {});
-    throw error;
-  }
-  let answer: WorkerAnswer;
-  try {
-    answer = await worker.answer;
-  } catch (error) {
-    // The worker could not run (it never reports a bad line this way): replay the rest here instead.
-    warn(`${path}: replaying on one thread; the replay worker failed: ${(error as Error).message}`);
-    try {
-      return joined(head, await readRecords(fs.readChunks(path, { start: split }), onRecord), split, false);
-    } catch (bad) {
-      throw bad instanceof BadLine ? new BadLine(head.lines + bad.line, bad.message) : bad;
-    }
-  }
-  if (answer.kind === 'bad') throw new BadLine(head.lines + answer.line, answer.problem);
-  target.replayPlan(answer.plan, readLines(path, answer.plan.lines));
-  // Structured clone hands the tail over as a plain Uint8Array.
-  const { tail } = answer.read;
-  return joined(head, { ...answer.read, tail: Buffer.from(tail.buffer, tail.byteOffset, tail.byteLength) }, split, true);
-}
-
-function joined(head: ReadRecords, rest: ReadRecords, split: number, inWorker: boolean): Replayed {
-  return {
-    end: split + rest.end,
-    tail: rest.tail,
-    lines: head.lines + rest.lines,
-    records: head.records + rest.records,
-    lastSeq: rest.records > 0 ? rest.lastSeq : head.lastSeq,
-    inWorker,
-  };
-}
-
-function fileSize(path: string): number {
-  try {
-    return statSync(path).size;
-  } catch {
-    return 0;
-  }
-}
-
-/** Where the worker's part starts: the first line that begins after this thread's share; null when there is none. */
-function splitPoint(path: string, size: number): number | null {
-  const fd = openSync(path, 'r');
-  try {
-    const probe = Buffer.allocUnsafe(PROBE_BYTES);
-    for (let position = Math.floor(size * THIS_THREAD_SHARE); position < size; position += PROBE_BYTES) {
-      const read = readSync(fd, probe, 0, PROBE_BYTES, position);
-      const newline = probe.subarray(0, read).indexOf(0x0a);
-      if (newline !== -1) return position + newline + 1 < size ? position + newline + 1 : null;
-    }
-    return null;
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** The text of each line at `lines`, which the worker read and checked as UTF-8 already. */
-function readLines(path: string, lines: ReplayPlan['lines']): string[] {
-  if (lines.length === 0) return [];
-  const fd = openSync(path, 'r');
-  try {
-    return lines.map(({ start, bytes }) => {
-      // A buffer per line: its string is copied out of it, so nothing larger stays alive.
-      const buffer = Buffer.allocUnsafe(bytes);
-      const text = readSync(fd, buffer, 0, bytes, start) === bytes ? decodeUtf8(buffer) : null;
-      if (text === null) throw new Error(`${path}: the line at byte ${start} changed while it was replayed`);
-      return text;
-    });
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function startWorker(request: WorkerRequest): ReplayWorker {
-  // From the TypeScript sources, a plain module registers tsx in the worker first (see it).
-  const entry = FROM_SOURCES ? './replay-worker-tsx.mjs' : './replay-worker.js';
-  const worker = new Worker(new URL(entry, import.meta.url), { workerData: request });
-  const answer = new Promise<WorkerAnswer>((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`it exited with code ${code} before answering`)));
+export const replayOnOneThread: Replay = async (path, fs, sink) => {
+  const read = await readRecords(fs.readChunks(path), ({ changes }) => {
+    for (const { urn, aspect, value } of changes) sink.restore(urn, aspect, value);
   });
-  return { answer, cancel: async () => void (await worker.terminate()) };
-}
+  return { ...read, inWorker: false };
+};

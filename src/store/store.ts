@@ -1,12 +1,19 @@
 // The store: the in-memory catalogue plus the log that makes it durable, and the commit queue that
 // orders every change and every compaction. Changes reach the catalogue only through commit().
 
+import { join } from 'node:path';
+
 import { MinihubError } from '../errors.ts';
 import { Catalogue, StagedChanges, type AspectChange, type AspectReader } from './catalogue.ts';
 import { exportCatalogue, type McpRecord } from './export.ts';
-import { CompactedButBroken, MemoryLog, openFileLog, type LogStorage } from './file-log.ts';
-import type { LogFileSystem } from './log-fs.ts';
+import { parallelReplay } from './fast-start/parallel-replay.ts';
+import { CompactedButBroken, LOG_FILE, lockDataDirectory, MemoryLog, openForAppend, removeInterruptedCompaction, replayFailure, writeFailure, type LogStorage } from './file-log.ts';
+import { nodeLogFileSystem } from './log-fs.ts';
 import type { LogRecord } from './log-record.ts';
+import { PARALLEL_REPLAY_MIN_BYTES, replayOnOneThread, type Replay, type Replayed } from './replay.ts';
+import type { ChangeBuilder, CompactionReport, StoreOptions } from './store-options.ts';
+
+export type { ChangeBuilder, CompactionReport, StoreOptions } from './store-options.ts';
 
 /** Compact automatically once the log is this many times the size of the live state… */
 export const COMPACT_RATIO = 4;
@@ -17,34 +24,18 @@ const COMPACTION_ACTOR = 'urn:li:corpuser:datahub';
 // How many turns of the event loop a commit batch waits at most for the writers of the one before.
 const LINGER_TURNS = 8;
 
-export interface StoreOptions {
-  /** The data directory holding the log; null keeps everything in memory. */
-  dataDir: string | null;
-  /** Receives recoverable problems found while opening, such as a torn last line. */
-  warn?: (message: string) => void;
-  /** File operations of the log; tests swap in failing ones. */
-  fileSystem?: LogFileSystem;
-  /** Compact when the log passes COMPACT_RATIO times the live state (default true). */
-  autoCompact?: boolean;
-  /** Replay logs of at least this many bytes on two threads (default PARALLEL_REPLAY_MIN_BYTES); tests lower it. */
-  parallelReplayBytes?: number;
-  /** The largest Buffer compaction builds before writing it (default MAX_CHUNK_BYTES, 512 KiB); tests lower it. */
-  maxChunkBytes?: number;
-}
-
-/** Computes a change from the current state; throws to refuse it. Runs in log order, one at a time. */
-export type ChangeBuilder = (reader: AspectReader) => AspectChange[];
-
-export interface CompactionReport {
-  bytesBefore: number;
-  bytesAfter: number;
-  records: number;
-}
-
 /** Maintenance (compaction, reset) that must run after the first `after` queued commits. */
 interface Job {
   after: number;
   run: () => Promise<void>;
+}
+
+/** What the private constructor is given: the catalogue, its open log and what replaying it found. */
+interface OpenedStore {
+  catalogue: Catalogue;
+  log: LogStorage;
+  replayed: Pick<Replayed, 'records' | 'lastSeq' | 'inWorker'>;
+  options: StoreOptions;
 }
 
 interface PendingCommit {
@@ -79,27 +70,42 @@ export class Store {
   // The log size at which to measure the live state again and maybe compact.
   #nextCompactionCheck = COMPACT_MIN_BYTES;
 
-  private constructor(catalogue: Catalogue, log: LogStorage, records: number, lastSeq: number, autoCompact: boolean, warn: (message: string) => void, replayedInWorker = false) {
+  private constructor({ catalogue, log, replayed, options }: OpenedStore) {
     this.catalogue = catalogue;
-    this.replayedInWorker = replayedInWorker;
+    this.replayedInWorker = replayed.inWorker;
     this.#log = log;
-    this.#warn = warn;
-    this.#autoCompact = autoCompact && log.location !== 'memory';
-    this.#recordCount = records;
-    this.#nextSeq = lastSeq + 1;
+    this.#warn = options.warn ?? (() => {});
+    this.#autoCompact = (options.autoCompact ?? true) && log.location !== 'memory';
+    this.#recordCount = replayed.records;
+    this.#nextSeq = replayed.lastSeq + 1;
     // Measuring the live state costs a pass over it; waiting until the log has doubled since start
     // spreads that cost over at least as many bytes of writes (`minihub compact` does it at once).
     this.#nextCompactionCheck = Math.max(COMPACT_MIN_BYTES, 2 * log.size);
   }
 
+  /** Opens the store: lock the directory, replay the log into the catalogue, cut a torn tail, open for append. */
   static async open(options: StoreOptions): Promise<Store> {
-    const autoCompact = options.autoCompact ?? true;
-    const warn = options.warn ?? (() => {});
+    const { dataDir, fileSystem, maxChunkBytes, warn = () => {} } = options;
     const catalogue = new Catalogue();
-    if (options.dataDir === null) return new Store(catalogue, new MemoryLog(), 0, 0, autoCompact, warn);
-    // Records are applied as they are read, so replay never holds more than the catalogue itself.
-    const opened = await openFileLog(options.dataDir, catalogue, warn, options.fileSystem, options.parallelReplayBytes, options.maxChunkBytes);
-    return new Store(catalogue, opened.storage, opened.records, opened.lastSeq, autoCompact, warn, opened.replayedInWorker);
+    if (dataDir === null) return new Store({ catalogue, log: new MemoryLog(), replayed: { records: 0, lastSeq: 0, inWorker: false }, options });
+    const fs = fileSystem ?? nodeLogFileSystem;
+    // Large logs start faster on two threads; the worker reads the file itself, so only through node's fs.
+    const replay: Replay = fileSystem === undefined ? parallelReplay({ fromBytes: options.parallelReplayBytes ?? PARALLEL_REPLAY_MIN_BYTES, warn }) : replayOnOneThread;
+    const path = join(dataDir, LOG_FILE);
+    const release = await lockDataDirectory(dataDir);
+    try {
+      await removeInterruptedCompaction(fs, path, warn);
+      // Records are applied as they are read, so replay never holds more than the catalogue itself.
+      const replayed = await replay(path, fs, catalogue).catch((error: unknown) => {
+        throw replayFailure(path, error);
+      });
+      // Only now, with every whole line read and accepted, may a torn tail be cut.
+      const log = await openForAppend({ fs, dir: dataDir, path, replayed, release, warn, maxChunkBytes });
+      return new Store({ catalogue, log, replayed, options });
+    } catch (error) {
+      release();
+      throw error;
+    }
   }
 
   /** The log file's path, or "memory". */
@@ -181,8 +187,8 @@ export class Store {
       if (limit > 0) await this.#commitBatch(limit);
       // The writers just answered and those already waiting are the writers active now; give the first
       // a few turns of the event loop to send their next commit, so all share one sync. Without it,
-      // 32 writers settle into two alternating half-batches, and a sync per batch costs CPU (~20% less
-      // CPU per write measured with batches of ~25 instead of ~15).
+      // 32 writers settle into two alternating half-batches, and a sync per batch costs CPU (see
+      // test/bench/RESULTS.md).
       const active = limit + this.#queue.length;
       await yieldToIo();
       for (let turn = 0; turn < LINGER_TURNS && this.#queue.length < active && this.#jobs.length === 0 && !this.#closed; turn++) await yieldToIo();
@@ -283,14 +289,4 @@ const CLOSED = 'The change was not saved: minihub is shutting down.';
 
 function yieldToIo(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
-}
-
-/** What the client is told of a failed write: the errno, not the path (the cause keeps that for the log). */
-function writeFailure(error: unknown): MinihubError {
-  const { code } = error as NodeJS.ErrnoException;
-  return new MinihubError(
-    'SERVER_ERROR',
-    `The change was not saved: the disk reported ${code ?? 'an error'} while writing the log. Nothing was changed; try again.`,
-    { cause: error },
-  );
 }

@@ -1,13 +1,13 @@
-// The replay worker (started by replay.ts): reads the log from a byte offset to its end, checks every
+// The replay worker (started by parallel-replay.ts): reads the log from a byte offset to its end, checks every
 // line exactly as replay on the main thread does, and answers with one ReplayPlan. It never writes,
 // and it never sees the catalogue.
 
 import { parentPort, workerData } from 'node:worker_threads';
 
-import { nodeLogFileSystem } from './log-fs.ts';
-import { BadLine, readRecords } from './log-lines.ts';
+import { nodeLogFileSystem } from '../log-fs.ts';
+import { BadLine, readRecords } from '../log-lines.ts';
+import type { WorkerAnswer, WorkerRequest } from './parallel-replay.ts';
 import { PlanBuilder } from './replay-plan.ts';
-import type { WorkerAnswer, WorkerRequest } from './replay.ts';
 
 const { path, start } = workerData as WorkerRequest;
 const builder = new PlanBuilder(start);

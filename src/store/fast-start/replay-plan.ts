@@ -2,9 +2,10 @@
 // in order, a value only where no later change replaces it, long lines by their place in the file.
 // Pure data and its two ends (built in the replay worker, read by the catalogue); no threads, no files.
 
-import type { AspectChange } from './log-record.ts';
-import type { JsonValue } from './json.ts';
-import { DEFERRED_LINE_CHARS, DeferredValue, ReplayedLine, type StoredValue } from './replayed-line.ts';
+import type { StoredValue } from '../catalogue.ts';
+import type { JsonValue } from '../json.ts';
+import type { AspectChange } from '../log-record.ts';
+import { DEFERRED_LINE_CHARS, DeferredValue, ReplayedLine } from './lazy-lines.ts';
 
 /** Strings, numbers and plain values only: what structured clone copies fast. */
 export interface ReplayPlan {
@@ -107,12 +108,16 @@ export class PlanBuilder {
  * Calls `visit` for every change of `plan` in log order: null for a removal, REPLACED_LATER for a value
  * overwritten later in the plan. `lineTexts` holds the text of each of `plan.lines`, read back from the file.
  */
-export function forEachPlannedChange(plan: ReplayPlan, lineTexts: readonly string[], visit: (urn: string, aspect: string, value: StoredValue | null) => void): void {
+export function forEachPlannedChange(plan: ReplayPlan, lineTexts: readonly string[], visit: (urn: string, aspect: string, value: StoredValue) => void): void {
   const lines = plan.lines.map((line, n) => new ReplayedLine(lineTexts[n] as string, line.changes));
   const { ops, urns, aspects, values } = plan;
   for (let at = 0; at < ops.length; at += OP_WIDTH) {
     const slot = ops[at + 2] as number;
-    const value = slot >= 0 ? (values[slot] as JsonValue) : slot === REPLACED ? REPLACED_LATER : slot === REMOVED ? null : new DeferredValue(lines[FIRST_LINE - slot] as ReplayedLine, ops[at + 3] as number);
+    let value: StoredValue;
+    if (slot >= 0) value = values[slot] as JsonValue;
+    else if (slot === REPLACED) value = REPLACED_LATER;
+    else if (slot === REMOVED) value = null;
+    else value = new DeferredValue(lines[FIRST_LINE - slot] as ReplayedLine, ops[at + 3] as number);
     visit(urns[ops[at] as number] as string, aspects[ops[at + 1] as number] as string, value);
   }
 }

@@ -1,0 +1,83 @@
+// Aspect values replayed from a long log line and not read yet: the line's text stands in for them
+// until one is read, and then the whole line is parsed once. It holds text; it never parses on its own.
+
+import { LazyValue, type StoredValue } from '../catalogue.ts';
+import type { JsonValue } from '../json.ts';
+import { parseLogRecord, type LogRecord } from '../log-record.ts';
+import type { ReplaySink } from '../replay.ts';
+
+/**
+ * Lines at least this long keep their values as text until first read. Replay has parsed (and so
+ * checked) every line already; building objects from a long line again only when it is needed halves
+ * the start-up of large catalogues (see test/bench/RESULTS.md), whose ingest batches make lines of
+ * megabytes. Shorter lines are cheaper to keep parsed.
+ */
+export const DEFERRED_LINE_CHARS = 4096;
+
+/** One replayed line whose values are still text, until the first of them is read. */
+export class ReplayedLine {
+  // Each change's share of the line's text: its urn, aspect and framing are in it, so that is its whole cost.
+  readonly bytesPerChange: number;
+  #text: string | null;
+  // After the one parse: each value not handed out yet (undefined once it has been).
+  #values: (JsonValue | undefined)[] | null = null;
+
+  /** `text` must be a string of its own: a slice of a larger read chunk would keep all of it alive (see detached). */
+  constructor(text: string, changeCount: number) {
+    this.#text = text;
+    this.bytesPerChange = text.length / changeCount;
+  }
+
+  /** The value of change number `index`, built with every other value of the line by one parse; asked once per change. */
+  value(index: number): JsonValue {
+    if (this.#values === null) {
+      // Replay parsed and checked this line already, so this cannot fail.
+      const record = parseLogRecord(this.#text as string) as LogRecord;
+      this.#values = record.changes.map(({ value }) => value);
+      this.#text = null;
+    }
+    const value = this.#values[index] as JsonValue;
+    this.#values[index] = undefined;
+    return value;
+  }
+}
+
+/** Stands in for the value of change number `index` of `line`. */
+export class DeferredValue extends LazyValue {
+  readonly #line: ReplayedLine;
+  readonly #index: number;
+
+  constructor(line: ReplayedLine, index: number) {
+    super();
+    this.#line = line;
+    this.#index = index;
+  }
+
+  get(): JsonValue {
+    return this.#line.value(this.#index);
+  }
+
+  get logBytes(): number {
+    return this.#line.bytesPerChange;
+  }
+}
+
+/** A copy of `text` that shares no memory with the string it was cut from. */
+export function detached(text: string): string {
+  return (text + ' ').slice(0, -1);
+}
+
+/**
+ * What replay on this thread does with each record: a short line's values go to `sink` as parsed; a
+ * long line's as DeferredValues over its text.
+ */
+export function deferLongLines(sink: ReplaySink): (record: LogRecord, line: string) => void {
+  return ({ changes }, line) => {
+    if (line.length < DEFERRED_LINE_CHARS) {
+      for (const { urn, aspect, value } of changes) sink.restore(urn, aspect, value);
+      return;
+    }
+    const replayed = new ReplayedLine(detached(line), changes.length);
+    changes.forEach(({ urn, aspect, value }, index) => sink.restore(urn, aspect, value === null ? null : (new DeferredValue(replayed, index) satisfies StoredValue)));
+  };
+}

@@ -1,0 +1,29 @@
+// What the store is opened with and the shapes its methods take and give: types only, so a reader of
+// store.ts meets its story first. No behaviour lives here.
+
+import type { AspectChange, AspectReader } from './catalogue.ts';
+import type { LogFileSystem } from './log-fs.ts';
+
+export interface StoreOptions {
+  /** The data directory holding the log; null keeps everything in memory. */
+  dataDir: string | null;
+  /** Receives recoverable problems found while opening, such as a torn last line. */
+  warn?: (message: string) => void;
+  /** File operations of the log; tests swap in failing ones. */
+  fileSystem?: LogFileSystem;
+  /** Compact when the log passes COMPACT_RATIO times the live state (default true). */
+  autoCompact?: boolean;
+  /** Replay logs of at least this many bytes on two threads (default PARALLEL_REPLAY_MIN_BYTES); tests lower it. */
+  parallelReplayBytes?: number;
+  /** The largest Buffer compaction builds before writing it (default MAX_CHUNK_BYTES, 512 KiB); tests lower it. */
+  maxChunkBytes?: number;
+}
+
+/** Computes a change from the current state; throws to refuse it. Runs in log order, one at a time. */
+export type ChangeBuilder = (reader: AspectReader) => AspectChange[];
+
+export interface CompactionReport {
+  bytesBefore: number;
+  bytesAfter: number;
+  records: number;
+}
