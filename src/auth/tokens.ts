@@ -5,10 +5,10 @@
 import { createHmac, randomUUID } from 'node:crypto';
 
 import { AuthenticationError, badRequest, shown } from '../errors.ts';
-import type { Catalogue } from '../store/catalogue.ts';
+import type { AspectReader, Catalogue } from '../store/catalogue.ts';
 import { isJsonObject, type JsonObject } from '../store/json.ts';
 import { num, str } from '../store/read.ts';
-import type { Store } from '../store/store.ts';
+import type { ChangeBuilder, Store } from '../store/store.ts';
 import { corpUserUrn } from '../urn.ts';
 import { signJwt, verifyJwt, TOKEN_ISSUER, type TokenClaims } from './jwt.ts';
 import { userExists, userRemoved } from './users.ts';
@@ -72,13 +72,18 @@ export class TokenService {
 
   /** Issues a stored personal access token for an existing user. */
   async createPersonalToken(request: TokenRequest): Promise<IssuedToken> {
+    const { issued, build } = this.preparePersonalToken(request);
+    await this.#store.commit('createAccessToken', request.requestedBy, build);
+    return issued;
+  }
+
+  /**
+   * Signs a personal access token and returns it with the builder of its stored record, for a caller
+   * that commits it behind its own checks. The builder refuses a user missing or removed in the state
+   * the record lands on; the token works once the record is committed.
+   */
+  preparePersonalToken(request: TokenRequest): { issued: IssuedToken; build: ChangeBuilder } {
     const { username, name, description, lifetimeMs, requestedBy } = request;
-    if (!userExists(this.#store.catalogue, username)) {
-      throw badRequest(`no user "${shown(username)}" in this catalogue; a token can only be made for an existing user`);
-    }
-    if (userRemoved(this.#store.catalogue, username)) {
-      throw badRequest(`user "${shown(username)}" has been removed from this catalogue (status removed: true); a token can only be made for an existing user`);
-    }
     const { token, id, expiresAt, issuedAt } = this.#sign(username, 'PERSONAL', lifetimeMs);
     const info: JsonObject = {
       name,
@@ -89,8 +94,16 @@ export class TokenService {
       ...(description == null ? {} : { description }),
       ...(expiresAt === null ? {} : { expiresAt }),
     };
-    await this.#store.commit('createAccessToken', requestedBy, () => [{ urn: tokenUrn(id), aspect: TOKEN_INFO_ASPECT, value: info }]);
-    return { token, metadata: toMetadata(tokenUrn(id), info) as TokenMetadata };
+    const build = (reader: AspectReader) => {
+      if (!userExists(reader, username)) {
+        throw badRequest(`no user "${shown(username)}" in this catalogue; a token can only be made for an existing user`);
+      }
+      if (userRemoved(reader, username)) {
+        throw badRequest(`user "${shown(username)}" has been removed from this catalogue (status removed: true); a token can only be made for an existing user`);
+      }
+      return [{ urn: tokenUrn(id), aspect: TOKEN_INFO_ASPECT, value: info }];
+    };
+    return { issued: { token, metadata: toMetadata(tokenUrn(id), info) as TokenMetadata }, build };
   }
 
   /** Issues a token that is valid until this process stops and is never written anywhere. */
@@ -105,24 +118,29 @@ export class TokenService {
     return listTokens(this.#store.catalogue);
   }
 
-  /** The stored token with `id`, or null. */
-  lookup(id: string): TokenMetadata | null {
-    return toMetadata(tokenUrn(id), this.#store.catalogue.aspect(tokenUrn(id), TOKEN_INFO_ASPECT));
+  /** The stored token with `id` (in `reader`'s state, by default the catalogue's), or null. */
+  lookup(id: string, reader: AspectReader = this.#store.catalogue): TokenMetadata | null {
+    return toMetadata(tokenUrn(id), reader.aspect(tokenUrn(id), TOKEN_INFO_ASPECT));
   }
 
   /** The stored token with `id`; a 400 naming the id when there is none. */
-  find(id: string): TokenMetadata {
-    const metadata = this.lookup(id);
+  find(id: string, reader: AspectReader = this.#store.catalogue): TokenMetadata {
+    const metadata = this.lookup(id, reader);
     if (metadata === null) throw badRequest(`no access token with id "${shown(id)}"; list them with listAccessTokens or "token list"`);
     return metadata;
   }
 
   /** Deletes the token's record, so the token is refused from now on. */
   async revoke(id: string, requestedBy: string): Promise<void> {
-    await this.#store.commit('revokeAccessToken', requestedBy, (reader) => {
+    await this.#store.commit('revokeAccessToken', requestedBy, this.revocation(id));
+  }
+
+  /** The builder that deletes the token's record, for a caller that commits it behind its own checks. */
+  revocation(id: string): ChangeBuilder {
+    return (reader) => {
       if (reader.aspect(tokenUrn(id), TOKEN_INFO_ASPECT) === undefined) throw badRequest(`no access token with id "${shown(id)}"`);
       return [{ urn: tokenUrn(id), aspect: TOKEN_INFO_ASPECT, value: null }];
-    });
+    };
   }
 
   /** Resolves the `Authorization` header to the acting username, or throws saying why it cannot. */

@@ -1,12 +1,15 @@
 // Access-token operations over GraphQL (DataHub's auth.graphql): create, list, revoke. Who may do
-// what is asked of privileges.ts: yourself always, anyone else only with MANAGE_ACCESS_TOKENS.
+// what is asked of privileges.ts: yourself always, anyone else only with MANAGE_ACCESS_TOKENS; the
+// mutations ask it inside the commit builder, through guardedCommit, like every other mutation.
 
 import { platformPrivileges, requirePrivileges, UNAUTHORIZED_MESSAGE } from '../auth/privileges.ts';
-import type { TokenMetadata } from '../auth/tokens.ts';
+import type { TokenMetadata, TokenService } from '../auth/tokens.ts';
 import { badRequest, MinihubError, shown } from '../errors.ts';
 import { urnId } from '../store/read.ts';
+import type { AspectReader } from '../store/catalogue.ts';
 import { corpUserUrn, parseUrn } from '../urn.ts';
 import type { RequestContext } from './context.ts';
+import { guardedCommit, privileged, type Check } from './guarded-commit.ts';
 import { checkTextSizes } from './text-limit.ts';
 
 const DAY = 86_400_000;
@@ -66,18 +69,18 @@ export const accessTokenMutations = {
     const target = parseUrn(input.actorUrn);
     if (target.entityType !== 'corpuser') throw badRequest(`actorUrn "${shown(input.actorUrn)}" is not a user urn; expected urn:li:corpuser:<name>`);
     const username = urnId(input.actorUrn);
-    requirePrivileges(store.catalogue, actor, null, [
-      username === actor ? ['GENERATE_PERSONAL_ACCESS_TOKENS'] : ['MANAGE_ACCESS_TOKENS'],
-    ]);
+    // Unreachable through the schema's enum, so checking it before the privileges reveals nothing.
     const lifetimeMs = DURATIONS[input.duration];
     if (lifetimeMs === undefined) throw badRequest(`unknown duration ${shown(input.duration)}`);
-    const issued = await tokens.createPersonalToken({
+    const { issued, build } = tokens.preparePersonalToken({
       username,
       name: input.name,
       description: input.description,
       lifetimeMs,
       requestedBy: corpUserUrn(actor),
     });
+    const privilege = username === actor ? 'GENERATE_PERSONAL_ACCESS_TOKENS' : 'MANAGE_ACCESS_TOKENS';
+    await guardedCommit(store, 'createAccessToken', actor, privileged(actor, { anyOf: [[privilege]], on: null }), build);
     return { accessToken: issued.token, metadata: metadataView(issued.metadata) };
   },
 
@@ -85,18 +88,26 @@ export const accessTokenMutations = {
     if (tokenId.length > MAX_TOKEN_ID_CHARS) {
       throw badRequest(`no access token with id "${shown(tokenId)}": it is ${tokenId.length} characters long, and ids are at most ${MAX_TOKEN_ID_CHARS}`);
     }
-    const me = corpUserUrn(actor);
-    const mayManage = platformPrivileges(store.catalogue, actor).has('MANAGE_ACCESS_TOKENS');
-    // Checked before existence, so an id that is not yours reveals nothing about whether it exists.
-    const token = mayManage ? tokens.find(tokenId) : ownToken(tokens.lookup(tokenId), me);
-    await tokens.revoke(token.id, me);
+    await guardedCommit(store, 'revokeAccessToken', actor, mayRevoke(tokens, actor, tokenId), tokens.revocation(tokenId));
     return true;
   },
 };
 
-function ownToken(token: TokenMetadata | null, me: string): TokenMetadata {
-  if (token === null || (token.actorUrn !== me && token.ownerUrn !== me)) throw new MinihubError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
-  return token;
+/**
+ * A token manager may revoke any token (a missing one is a 400 naming the id); anyone else only a token
+ * it is the actor or owner of. Ownership is checked before existence, so an id that is not yours
+ * reveals nothing about whether it exists.
+ */
+function mayRevoke(tokens: TokenService, actor: string, tokenId: string): Check {
+  const me = corpUserUrn(actor);
+  return (reader: AspectReader) => {
+    if (platformPrivileges(reader, actor).has('MANAGE_ACCESS_TOKENS')) {
+      tokens.find(tokenId, reader);
+      return;
+    }
+    const token = tokens.lookup(tokenId, reader);
+    if (token === null || (token.actorUrn !== me && token.ownerUrn !== me)) throw new MinihubError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
+  };
 }
 
 function metadataView(metadata: TokenMetadata) {

@@ -41,16 +41,17 @@ export function removeLinkChange(reader: AspectReader, urn: string, url: string)
 
 /**
  * Sets the edited description of one column in editableSchemaMetadata, keeping every other entry and
- * the entry's tags. The column must exist in the ingested schema, matched by exact fieldPath.
+ * the entry's tags. The column must exist in the ingested schema, matched by exact fieldPath; a null
+ * fieldPath (no subResource given) names no column.
  */
-export function editFieldDescription(reader: AspectReader, urn: string, fieldPath: string, description: string): AspectChange {
+export function editFieldDescription(reader: AspectReader, urn: string, fieldPath: string | null, description: string): AspectChange {
   requireExisting(reader, urn);
+  // DataHub formats a missing subResource into its messages as "null" (Java's String.format); so do these.
+  const field = fieldPath === null ? 'null' : shown(fieldPath);
   const schema = aspectObject(reader, urn, 'schemaMetadata');
-  if (schema === null) throw badRequest(`Failed to update ${urn} & field ${shown(fieldPath)}. ${urn} has no schema.`);
-  // Plain loops over the stored arrays, not objects(): this runs on every column edit, and a filtered copy
-  // of every field per edit showed in profiles of the write load.
-  if (!hasEntry(schema, 'fields', fieldPath)) {
-    const field = shown(fieldPath);
+  if (schema === null) throw badRequest(`Failed to update ${urn} & field ${field}. ${urn} has no schema.`);
+  // A plain loop over the stored array, not objects(): this runs on every column edit, so it copies nothing.
+  if (fieldPath === null || !hasEntry(schema, 'fields', fieldPath)) {
     throw badRequest(`Failed to update ${urn} & field ${field}. Field ${field} does not exist in the datasets schema.`);
   }
   const previous = aspectObject(reader, urn, 'editableSchemaMetadata') ?? {};

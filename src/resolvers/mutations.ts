@@ -1,17 +1,18 @@
-// Mutation root fields. Each checks the shape of its input, then commits one change whose builder
-// runs inside the store's commit queue: privileges first (DataHub checks them before existence), then
-// existence and the current state, then the change. So every check sees the state the write lands on.
+// Mutation root fields. Each checks the shape of its input, then commits one change through
+// guardedCommit: privileges first (DataHub checks them before existence), then existence and the
+// current state, then the change, all inside the commit builder, on the state the write lands on.
 
 import { randomUUID } from 'node:crypto';
 
-import { requirePrivileges, type Privilege } from '../auth/privileges.ts';
+import type { Privilege } from '../auth/privileges.ts';
 import { badRequest, shown } from '../errors.ts';
 import type { AspectChange, AspectReader } from '../store/catalogue.ts';
 import { isJsonObject, type JsonObject } from '../store/json.ts';
 import { aspectObject } from '../store/read.ts';
 import { checkedEntityType, corpUserUrn, givenTagUrn, parseDatasetUrn } from '../urn.ts';
 import type { RequestContext } from './context.ts';
-import { editFieldDescription, removeLinkChange, requireExisting, upsertLinks, type NewLink } from './edits.ts';
+import { editFieldDescription, removeLinkChange, upsertLinks, type NewLink } from './edits.ts';
+import { guardedCommit, privileged, type Access } from './guarded-commit.ts';
 import { checkTextSizes } from './text-limit.ts';
 import { DatasetView } from './views/dataset.ts';
 
@@ -54,9 +55,8 @@ export const mutations = {
     if (editableProperties != null) sections.push('EDIT_ENTITY_DOCS');
     if (institutionalMemory != null) sections.push('EDIT_ENTITY_DOC_LINKS');
     const actorUrn = corpUserUrn(actor);
-    await store.commit('updateDataset', actorUrn, (reader) => {
-      requirePrivileges(reader, actor, urn, [['EDIT_ENTITY'], sections]);
-      requireExisting(reader, urn);
+    const check = privileged(actor, { anyOf: [['EDIT_ENTITY'], sections], on: urn, existing: true });
+    await guardedCommit(store, 'updateDataset', actor, check, (reader) => {
       const changes: AspectChange[] = [];
       if (editableProperties != null) changes.push(editablePropertiesChange(reader, urn, editableProperties, actorUrn));
       if (institutionalMemory != null) changes.push(upsertLinks(reader, urn, links));
@@ -69,24 +69,24 @@ export const mutations = {
     const { description, resourceUrn, subResourceType, subResource } = input;
     checkTextSizes(limits, { description, subResource });
     const entityType = checkedEntityType(resourceUrn);
+    let access: Access;
     let build: (reader: AspectReader) => AspectChange[];
     if (entityType === 'dataset') {
+      // Not `existing`: DataHub refuses a missing subResourceType before it looks the dataset up.
+      access = { anyOf: EDIT_COLUMN_DOCS, on: resourceUrn };
       build = (reader) => {
-        requirePrivileges(reader, actor, resourceUrn, EDIT_COLUMN_DOCS);
         if (subResourceType == null) throw badRequest('Update description without subresource is not currently supported');
-        return [editFieldDescription(reader, resourceUrn, subResource ?? 'null', description)];
+        return [editFieldDescription(reader, resourceUrn, subResource ?? null, description)];
       };
     } else if (entityType === 'container') {
+      access = { anyOf: EDIT_DOCS, on: resourceUrn, existing: true };
       build = (reader) => {
-        requirePrivileges(reader, actor, resourceUrn, EDIT_DOCS);
-        requireExisting(reader, resourceUrn);
         const editable = aspectObject(reader, resourceUrn, 'editableContainerProperties') ?? {};
         return [{ urn: resourceUrn, aspect: 'editableContainerProperties', value: { ...editable, description } }];
       };
     } else if (entityType === 'tag') {
+      access = { anyOf: EDIT_DOCS, on: resourceUrn, existing: true };
       build = (reader) => {
-        requirePrivileges(reader, actor, resourceUrn, EDIT_DOCS);
-        requireExisting(reader, resourceUrn);
         const properties = reader.aspect(resourceUrn, 'tagProperties');
         if (!isJsonObject(properties)) throw badRequest('Properties for this Tag do not yet exist!');
         return [{ urn: resourceUrn, aspect: 'tagProperties', value: { ...properties, description } }];
@@ -97,7 +97,7 @@ export const mutations = {
           'minihub supports dataset fields (subResourceType: DATASET_FIELD), containers and tags',
       );
     }
-    await store.commit('updateDescription', corpUserUrn(actor), build);
+    await guardedCommit(store, 'updateDescription', actor, privileged(actor, access), build);
     return true;
   },
 
@@ -108,8 +108,7 @@ export const mutations = {
     const actorUrn = corpUserUrn(actor);
     const stamp = { time: Date.now(), actor: actorUrn };
     const properties: JsonObject = { name: input.name, ...(input.description == null ? {} : { description: input.description }) };
-    await store.commit('createTag', actorUrn, (reader) => {
-      requirePrivileges(reader, actor, null, CREATE_TAGS);
+    await guardedCommit(store, 'createTag', actor, privileged(actor, { anyOf: CREATE_TAGS, on: null }), (reader) => {
       if (reader.exists(urn)) throw badRequest('This Tag already exists!');
       return [
         { urn, aspect: 'tagProperties', value: properties },
@@ -126,11 +125,8 @@ export const mutations = {
     expectLinkTarget(resourceUrn);
     const actorUrn = corpUserUrn(actor);
     const link: NewLink = { url: linkUrl, description: label, author: actorUrn, time: Date.now() };
-    await store.commit('addLink', actorUrn, (reader) => {
-      requirePrivileges(reader, actor, resourceUrn, EDIT_LINKS);
-      requireExisting(reader, resourceUrn);
-      return [upsertLinks(reader, resourceUrn, [link])];
-    });
+    const check = privileged(actor, { anyOf: EDIT_LINKS, on: resourceUrn, existing: true });
+    await guardedCommit(store, 'addLink', actor, check, (reader) => [upsertLinks(reader, resourceUrn, [link])]);
     return true;
   },
 
@@ -138,11 +134,8 @@ export const mutations = {
     const { linkUrl, resourceUrn } = input;
     checkTextSizes(limits, { linkUrl });
     expectLinkTarget(resourceUrn);
-    await store.commit('removeLink', corpUserUrn(actor), (reader) => {
-      requirePrivileges(reader, actor, resourceUrn, EDIT_LINKS);
-      requireExisting(reader, resourceUrn);
-      return removeLinkChange(reader, resourceUrn, linkUrl);
-    });
+    const check = privileged(actor, { anyOf: EDIT_LINKS, on: resourceUrn, existing: true });
+    await guardedCommit(store, 'removeLink', actor, check, (reader) => removeLinkChange(reader, resourceUrn, linkUrl));
     return true;
   },
 };
