@@ -1,8 +1,9 @@
-// The Container view: containerProperties with the current description (latest edit, else ingested),
+// The Container view: containerProperties with the current description (description.ts),
 // the edit layer alone, and the parent container; a shell with exists: false when unknown.
 
 import type { AspectReader } from '../../store/catalogue.ts';
 import { aspectObject, str, urnId } from '../../store/read.ts';
+import { currentDescription } from './description.ts';
 import { DataPlatformView } from './platform.ts';
 import { customProperties, institutionalMemoryView, ownershipView, subTypesView } from './shared.ts';
 import { globalTagsView } from './tag.ts';
@@ -32,7 +33,7 @@ export class ContainerView {
     if (properties === null && edited == null) return null;
     return {
       name: str(properties, 'name') ?? urnId(this.urn),
-      description: edited ?? str(properties, 'description'),
+      description: currentDescription(edited, properties),
       customProperties: customProperties(properties, this.urn),
       externalUrl: str(properties, 'externalUrl'),
       qualifiedName: str(properties, 'qualifiedName'),

@@ -1,11 +1,12 @@
 // The Dataset view. properties.description and schemaMetadata.fields[].description are the current
-// descriptions (latest edit, else ingested: the specification's rule 5); the edit layer stays readable.
+// descriptions (description.ts: latest edit, else ingested); the edit layer stays readable.
 
 import type { AspectReader } from '../../store/catalogue.ts';
 import type { JsonObject } from '../../store/json.ts';
 import type { DatasetKey } from '../../urn.ts';
 import { aspectObject, bool, num, obj, objects, str, strings } from '../../store/read.ts';
 import { ContainerView } from './container.ts';
+import { currentDescription } from './description.ts';
 import { SchemaFieldView } from './schema-field.ts';
 import { DataPlatformView } from './platform.ts';
 import { auditStamp, customProperties, institutionalMemoryView, ownershipView, subTypesView } from './shared.ts';
@@ -53,7 +54,7 @@ export class DatasetView {
       name: str(properties, 'name') ?? this.#key.name,
       qualifiedName: str(properties, 'qualifiedName'),
       origin: this.#key.origin,
-      description: edited ?? str(properties, 'description'),
+      description: currentDescription(edited, properties),
       customProperties: customProperties(properties, this.urn),
       externalUrl: str(properties, 'externalUrl'),
       created: num(obj(properties, 'created'), 'time'),

@@ -1,9 +1,10 @@
 // One column of a dataset's schema as GraphQL's SchemaField. Fields are getters, so a query pays only
-// for what it selects; `description` is the current one (the edit, else the ingested text).
+// for what it selects; `description` is the current one (description.ts: the edit, else ingested).
 
 import type { AspectReader } from '../../store/catalogue.ts';
 import type { JsonObject } from '../../store/json.ts';
 import { bool, obj, str } from '../../store/read.ts';
+import { currentDescription } from './description.ts';
 import { globalTagsView } from './tag.ts';
 
 const FIELD_TYPES = new Set(['BOOLEAN', 'FIXED', 'STRING', 'BYTES', 'NUMBER', 'DATE', 'TIME', 'ENUM', 'NULL', 'MAP', 'ARRAY', 'UNION', 'STRUCT']);
@@ -26,7 +27,7 @@ export class SchemaFieldView {
   }
 
   get description(): string | null {
-    return this.#edited ?? str(this.#field, 'description');
+    return currentDescription(this.#edited, this.#field);
   }
 
   get jsonPath(): string | null {
