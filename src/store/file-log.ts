@@ -94,7 +94,7 @@ export async function openForAppend({ fs, dir, path, replayed, release, warn, ma
   const file = await fs.open(path, { create: true, truncate: false });
   try {
     if (tail.length > 0) await cutTornTail(fs, file, path, tail, end, warn);
-    return new FileLog(fs, path, dir, file, end, release, maxChunkBytes);
+    return new FileLog({ fs, dir, path, release, maxChunkBytes }, file, end);
   } catch (error) {
     await file.close();
     throw error;
@@ -113,7 +113,8 @@ class FileLog implements LogStorage {
   // Set when a failed append could not be undone: the file's tail is unknown, so no more writes.
   #broken: MinihubError | null = null;
 
-  constructor(fs: LogFileSystem, path: string, dir: string, file: LogFile, size: number, release: () => void, maxChunkBytes: number) {
+  /** An open log `file` whose whole lines end at byte `size`. */
+  constructor({ fs, dir, path, release, maxChunkBytes }: Omit<Required<AppendOptions>, 'replayed' | 'warn'>, file: LogFile, size: number) {
     this.#fs = fs;
     this.#maxChunkBytes = maxChunkBytes;
     this.location = path;

@@ -9,7 +9,7 @@ export interface StoreOptions {
   dataDir: string | null;
   /** Receives recoverable problems found while opening, such as a torn last line. */
   warn?: (message: string) => void;
-  /** File operations of the log; tests swap in failing ones. */
+  /** File operations of the log; tests swap in failing ones. A log read through them replays on one thread. */
   fileSystem?: LogFileSystem;
   /** Compact when the log passes COMPACT_RATIO times the live state (default true). */
   autoCompact?: boolean;
