@@ -1,5 +1,34 @@
 // The error vocabulary of minihub: one error class with DataHub's error types.
 // Library code throws these; only the CLI prints them, and the GraphQL layer maps them to DataHub's extensions.
+//
+// How minihub fails: four shapes, each reaching the user one way. Every message names the bad input
+// (through shown(), at most 100 characters of it) and what was expected; no answer carries a stack trace.
+//
+// 1. GraphQL error: a MinihubError thrown by a resolver: BAD_REQUEST (bad input, or an edit's target
+//    missing), UNAUTHORIZED (a privilege missing), SERVER_ERROR (a write the disk refused); NOT_FOUND
+//    would map alike. graphql-js catches it per field; graphql/format-error.ts makes it DataHub's
+//    entry, { message, path, extensions: { code: 400|403|404|500, type, classification:
+//    'DataFetchingException' } }, in a 200 answer beside whatever else resolved. Anything else a
+//    resolver throws is a bug: logged, and answered as SERVER_ERROR "An unknown error occurred.".
+//    A document that does not parse or validate gets { classification: 'InvalidSyntax' |
+//    'ValidationError' }: a 200 with data null under application/json (as DataHub answers), a 400
+//    under application/graphql-response+json.
+// 2. HTTP error: an HttpError (http/reply.ts), for a request that never reached GraphQL. An HTTP status
+//    with a JSON body { errors: [{ message, extensions? }] }: 400 (no Host, body not UTF-8 or JSON, bad
+//    parameters: a MinihubError from reading them becomes one), 401 (a MinihubError UNAUTHENTICATED,
+//    AuthenticationError, becomes one with WWW-Authenticate and extensions.reason), 404 no route, 405 with
+//    Allow, 413 body over the limit, 415 not JSON, 417 and 431 (http/client-error.ts), 503 past the
+//    connection limit or once closed. An unexpected throw there is logged and answered 500.
+// 3. Log or replay error, met opening a data directory; the start is refused (startServer and
+//    Store.open reject, the CLI prints one line) and nothing in the directory is changed. BadLine
+//    (store/log-lines.ts), a line replay cannot read, becomes STORE_CORRUPT naming file:line; a torn last
+//    line is no error (cut aside with a warning). STORE_CORRUPT also covers a bad signing.key, and
+//    STORE_LOCKED a directory another process holds. Once running, CompactedButBroken (store/file-log.ts),
+//    a compaction whose new log could not be reopened, is reported as a SERVER_ERROR, and writes are
+//    refused until a restart.
+// 4. CLI usage error: a MinihubError USAGE (a bad flag or argument). cli/failure.ts prints one stderr
+//    line with the help hint and exits 2; every other failure reaching the command line is one stderr
+//    line too, exit 1 (--debug adds the stack and its causes).
 
 /** DataHub's error types (DataHubGraphQLErrorCode) plus minihub's own start-up and usage failures. */
 export type ErrorCode =
