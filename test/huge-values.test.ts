@@ -72,9 +72,15 @@ async function underAttack(hub: TestServer, bytes: Buffer): Promise<Attempt> {
       await new Promise((resume) => setTimeout(resume, 2));
     } while (!answered);
   };
+  const started = () => {
+    probes = probe();
+    // A failed probe can settle before the attack answers, or while it fails: handled from the start, so
+    // node never sees an unhandled rejection; the failure is rethrown by the await below.
+    probes.catch(() => {});
+  };
   let answer: Exchange;
   try {
-    answer = await exchange(hub, bytes, () => (probes = probe()));
+    answer = await exchange(hub, bytes, started);
   } finally {
     // Also when the attack fails: the probes stop, rather than outlive the test.
     answered = true;
