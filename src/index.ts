@@ -2,17 +2,16 @@
 // token and reset()/close(); createRequestListener() gives the same catalogue as a listener to mount in
 // another node:http server. It never reads argv or env, never exits and logs only through options.
 
-import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import type { RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { loadSigningKey } from './auth/signing-key.ts';
 import { TokenService } from './auth/tokens.ts';
 import { ROOT_USER } from './auth/users.ts';
 import { corpUserUrn } from './urn.ts';
-import { answerClientError, answerExpectationFailed } from './http/client-error.ts';
-import { listenError } from './http/listen-error.ts';
-import { limitConnections } from './http/connection-limit.ts';
-import { createRequestListener as createHttpListener } from './http/listener.ts';
+import { InFlight } from './http/in-flight.ts';
+import { createNodeAdapter } from './http/node-adapter.ts';
+import { createNodeServer, listen } from './http/node-server.ts';
 import { HttpError, sendHttpError } from './http/reply.ts';
 import { parsedChanges, type IngestReport, type IngestSource } from './ingest/ingest.ts';
 import { resolveLimits, type Limits } from './limits.ts';
@@ -174,23 +173,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const limits = resolveLimits(options.limits);
   const core = await openMinihub(options, limits);
   const { hub } = core;
-  const requestTimeout = limits.requestTimeoutMs;
-  const server = createServer(
-    {
-      requestTimeout,
-      // node:http refuses a headers timeout longer than the request timeout.
-      headersTimeout: Math.min(limits.headersTimeoutMs, requestTimeout),
-      keepAliveTimeout: limits.keepAliveTimeoutMs,
-      // Timeouts are enforced only when node:http checks, every this many ms.
-      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(Math.min(limits.headersTimeoutMs, requestTimeout) / 2))),
-      // The listener refuses a missing Host itself, with a JSON body; node's refusal has none.
-      requireHostHeader: false,
-    },
-  );
-  // Counted there, not by node alone: past the limit a connection still gets one answer (/health, or a 503).
-  limitConnections(server, limits.maxConnections, hub.listener);
-  server.on('clientError', answerClientError);
-  server.on('checkExpectation', answerExpectationFailed);
+  const server = createNodeServer(limits, hub.listener);
   try {
     await listen(server, port, host);
   } catch (error) {
@@ -253,7 +236,7 @@ async function openMinihub(options: ServerOptions, limits: Limits): Promise<{ hu
     // back to these parses, so it costs no file read or JSON parse.
     const { parsed: seeds, reports: seeded, resumed: seedResumed } = await seedCatalogue(store, dataDir, seed, corpUserUrn(ROOT_USER));
     let seedState: readonly AspectChange[] | undefined;
-    const answer = createHttpListener({
+    const answer = createNodeAdapter({
       store,
       tokens,
       auth,
@@ -311,43 +294,4 @@ function deepFreeze<T>(value: T): T {
     Object.freeze(value);
   }
   return value;
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const refuse = (error: unknown) => reject(listenError(error, port, host));
-    server.once('error', refuse);
-    server.listen(port, host, () => {
-      server.off('error', refuse);
-      resolve();
-    });
-  });
-}
-
-/** Responses not yet finished, so close() can wait for them. */
-class InFlight {
-  readonly #open = new Set<ServerResponse>();
-  readonly #waiters = new Set<() => void>();
-
-  track(res: ServerResponse): void {
-    this.#open.add(res);
-    res.once('close', () => {
-      this.#open.delete(res);
-      if (this.#open.size === 0) for (const waiter of [...this.#waiters]) waiter();
-    });
-  }
-
-  /** Resolves when no response is open, or after `timeoutMs`, whichever is first. */
-  drained(timeoutMs: number): Promise<void> {
-    if (this.#open.size === 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.#waiters.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, timeoutMs);
-      this.#waiters.add(done);
-    });
-  }
 }

@@ -1,5 +1,5 @@
 // The GraphQL half of /api/graphql: request parameters (a POST's JSON body or a GET's query string) in,
-// DataHub's response envelope out. Pure of HTTP: no sockets, headers or status codes; the listener wraps it.
+// DataHub's response envelope out. Pure of HTTP: no sockets, headers or status codes; http/graphql-handler.ts wraps it.
 
 import { execute, getOperationAST, GraphQLError, Kind, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
 

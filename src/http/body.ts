@@ -5,10 +5,18 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { HttpError } from './reply.ts';
 
+function tooLarge(limit: number): HttpError {
+  return new HttpError(413, `the request body is larger than the limit of ${limit} bytes`, { Connection: 'close' });
+}
+
+/** A body already in memory, held to the same limit: for requests made in process (tests, other adapters). */
+export function bufferedBody(bytes: Uint8Array): (limit: number) => Promise<Uint8Array> {
+  return (limit) => (bytes.length > limit ? Promise.reject(tooLarge(limit)) : Promise.resolve(bytes));
+}
+
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const tooLarge = () => new HttpError(413, `the request body is larger than the limit of ${limit} bytes`, { Connection: 'close' });
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLarge());
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLarge(limit));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -17,7 +25,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       if (size > limit) {
         cleanup();
         req.pause();
-        reject(tooLarge());
+        reject(tooLarge(limit));
         return;
       }
       chunks.push(chunk);

@@ -1,5 +1,5 @@
 // Picks the media type of a /api/graphql answer from the request's Accept header (GraphQL over HTTP).
-// It only chooses; which status codes go with each media type is decided in listener.ts.
+// It only chooses; which status codes go with each media type is decided in graphql-handler.ts.
 
 export const GRAPHQL_RESPONSE = 'application/graphql-response+json';
 export const JSON_MEDIA = 'application/json';

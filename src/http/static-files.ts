@@ -1,13 +1,14 @@
 // GET /api/graphiql and /api/graphiql/<file>: serves the files found in public/graphiql when the
 // server starts (an allow-list, so no listing and no path outside it), GET and HEAD only, no token.
+// Pure of node:http: a request value in, the whole answer out; refusals are thrown as HttpError.
 
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { shown } from '../errors.ts';
+import type { HttpAnswer, HttpRequest } from './exchange.ts';
 import { HttpError, type Headers } from './reply.ts';
 
 export const GRAPHIQL_PATH = '/api/graphiql';
@@ -59,7 +60,7 @@ interface StaticFile {
   cacheControl: string;
 }
 
-export type StaticFilesHandler = (req: IncomingMessage, res: ServerResponse, name: string) => Promise<void>;
+export type StaticFilesHandler = (request: HttpRequest, name: string) => Promise<HttpAnswer>;
 
 /**
  * Lists `dir` once and serves exactly those files: `name` is the URL path below /api/graphiql/
@@ -67,9 +68,9 @@ export type StaticFilesHandler = (req: IncomingMessage, res: ServerResponse, nam
  */
 export function createStaticFiles(dir: string = PAGE_DIR): StaticFilesHandler {
   const files = listFiles(dir);
-  return async (req, res, name) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      throw new HttpError(405, `${req.method} is not supported on ${GRAPHIQL_PATH}; use GET`, { ...SECURITY_HEADERS, Allow: 'GET, HEAD' });
+  return async (request, name) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      throw new HttpError(405, `${request.method} is not supported on ${GRAPHIQL_PATH}; use GET`, { ...SECURITY_HEADERS, Allow: 'GET, HEAD' });
     }
     const file = files.get(name === '' ? INDEX : name);
     if (file === undefined) throw notFound(name);
@@ -85,13 +86,9 @@ export function createStaticFiles(dir: string = PAGE_DIR): StaticFilesHandler {
       throw error;
     }
     const headers: Headers = { ...SECURITY_HEADERS, 'Cache-Control': file.cacheControl, ETag: etag };
-    if (req.headers['if-none-match'] === etag) {
-      res.writeHead(304, headers);
-      res.end();
-      return;
-    }
-    res.writeHead(200, { ...headers, 'Content-Type': file.contentType, 'Content-Length': body.length });
-    res.end(req.method === 'HEAD' ? undefined : body);
+    if (request.headers['if-none-match'] === etag) return { status: 304, headers, body: null };
+    const full = { ...headers, 'Content-Type': file.contentType, 'Content-Length': String(body.length) };
+    return { status: 200, headers: full, body: request.method === 'HEAD' ? null : body };
   };
 }
 

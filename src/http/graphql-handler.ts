@@ -1,0 +1,148 @@
+// /api/graphql, GraphQL over HTTP from request to answer, top to bottom: CORS, media type, method,
+// token, body, the response cache, parameters, execution and the envelope with its status rules.
+// Pure of node:http: it takes an HttpRequest and returns an HttpAnswer; the node adapter does the I/O.
+
+import type { TokenService } from '../auth/tokens.ts';
+import { ROOT_USER } from '../auth/users.ts';
+import { AuthenticationError, MinihubError, shown } from '../errors.ts';
+import { GraphQLExecutor, readGraphQLParams, readGraphQLSearchParams } from '../graphql/execute-request.ts';
+import { ResponseCache } from '../graphql/response-cache.ts';
+import type { Limits } from '../limits.ts';
+import type { Store } from '../store/store.ts';
+import { createCors } from './cors.ts';
+import { bytesAnswer, errorAnswer, searchOf, type HttpAnswer, type HttpRequest } from './exchange.ts';
+import { GRAPHQL_RESPONSE, responseMediaType } from './media-type.ts';
+import { HttpError, type Headers } from './reply.ts';
+
+export interface GraphQLHandlerOptions {
+  store: Store;
+  tokens: TokenService;
+  /** Check bearer tokens; false acts as the root user `datahub` for every request. */
+  auth: boolean;
+  limits: Limits;
+  /** Origins whose browser pages may call /api/graphql (`*` for any); none: no CORS headers at all. */
+  corsOrigins?: readonly string[];
+  /** Unexpected failures, with detail that must not reach the client. */
+  logError: (error: unknown) => void;
+}
+
+export type GraphQLHandler = (request: HttpRequest) => Promise<HttpAnswer>;
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+const RESPONSE_CACHE_BYTES = 64 * 1024 * 1024;
+
+export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHandler {
+  const { store, tokens, auth, limits, corsOrigins = [], logError } = options;
+  const executor = new GraphQLExecutor(limits, logError);
+  const answers = new ResponseCache(RESPONSE_CACHE_BYTES);
+  const cors = createCors(corsOrigins);
+
+  return async function handleGraphQL(request) {
+    // Before the token check: a browser's preflight carries none, and a refusal needs the header to be readable.
+    const allowed = cors(request.method, request.headers.origin);
+    if (allowed.preflight) return { status: 204, headers: allowed.headers, body: null };
+    // Every answer from here on, refusals included, is a GraphQL response in the media type the client accepts.
+    const media = responseMediaType(request.headers.accept);
+    // The answer is one user's view at one moment: no cache may keep it. A GET would otherwise be cacheable
+    // by default heuristics; a POST is not, but saying so costs nothing. Its Content-Type follows Accept, its
+    // body the token, and its CORS headers the Origin when CORS is configured.
+    const vary = allowed.headers.Vary === undefined ? 'Accept, Authorization' : `Accept, Authorization, ${allowed.headers.Vary}`;
+    const headers: Headers = { ...allowed.headers, 'Content-Type': `${media}; charset=utf-8`, 'Cache-Control': 'no-store', Vary: vary };
+    // What the request log names this request by, once the operation is known (refusals after that included).
+    let operation: string | undefined;
+    const labelled = (reply: HttpAnswer): HttpAnswer => (operation === undefined ? reply : { ...reply, operation });
+    try {
+      const { status, body } = await answer(request, media, (named) => (operation = named));
+      return labelled(bytesAnswer(status, body, headers));
+    } catch (error) {
+      if (error instanceof HttpError) return labelled(errorAnswer(error, headers));
+      logError(error);
+      return labelled(errorAnswer(new HttpError(500, 'An unknown error occurred.'), headers));
+    }
+  };
+
+  /** Status and body of an answer that gets this far; refusals are thrown as HttpError. */
+  async function answer(request: HttpRequest, media: string, name: (operation: string) => void): Promise<{ status: number; body: Buffer }> {
+    const method = request.method;
+    // HEAD too is refused, as graphql-http's reference server does: answering it would mean running the query.
+    if (method !== 'POST' && method !== 'GET') {
+      throw new HttpError(405, `${method} is not supported on /api/graphql; send a POST with a JSON body, or a query as GET with ?query=`, { Allow: 'GET, POST' });
+    }
+    const actor = auth ? authenticate(tokens, request.headers.authorization) : ROOT_USER;
+    // What identifies the request: a GET's query string (node's header size limit bounds it), a POST's body.
+    const text = method === 'GET' ? searchOf(request.url) : await readJsonText(request, limits.maxBodyBytes);
+    // A repeated read whose entities are unchanged is answered from the cache, before any parsing. Only
+    // answers that executed are cached: status 200 and the same body under either media type.
+    const cached = answers.getAnswer(actor, method, text, store.catalogue);
+    if (cached !== undefined) {
+      if (cached.label !== '') name(cached.label);
+      return { status: 200, body: cached.bytes };
+    }
+    const params = method === 'GET' ? badRequestOf(() => readGraphQLSearchParams(text, limits)) : badRequestOf(() => readGraphQLParams(parseJson(text), limits));
+    const { response, read, requestError, operation, notAQuery } = await executor.run(params, { store, tokens, actor, limits }, { queriesOnly: method === 'GET' });
+    if (operation !== null) name(operation);
+    if (notAQuery !== null) {
+      // GraphQL over HTTP: a GET runs queries only, so anything else over GET is 405 and never runs.
+      const message =
+        notAQuery === 'mutation'
+          ? 'a mutation cannot be sent with GET; send it as a POST with a JSON body'
+          : 'a subscription cannot be sent with GET, and minihub serves no subscriptions; send a query';
+      throw new HttpError(405, message, { Allow: 'POST' });
+    }
+    if (requestError && media === GRAPHQL_RESPONSE) {
+      // GraphQL over HTTP: a request that never executed is a 400 without a data entry. With application/json
+      // it stays 200 with data: null, as DataHub answers.
+      return { status: 400, body: Buffer.from(JSON.stringify({ errors: response.errors, extensions: response.extensions })) };
+    }
+    const body = Buffer.from(JSON.stringify(response));
+    if (read !== null) answers.set(actor, method, text, body, read, operation ?? '');
+    return { status: 200, body };
+  }
+}
+
+function authenticate(tokens: TokenService, header: string | undefined): string {
+  try {
+    return tokens.authenticate(header);
+  } catch (error) {
+    if (error instanceof AuthenticationError) {
+      const extensions = { code: 401, type: 'UNAUTHENTICATED', reason: error.reason };
+      // RFC 6750: a request without credentials gets the challenge alone, a bad token an error code too.
+      const challenge = error.reason === 'missing' ? 'Bearer realm="minihub"' : 'Bearer realm="minihub", error="invalid_token"';
+      throw new HttpError(401, error.message, { 'WWW-Authenticate': challenge }, extensions);
+    }
+    throw error;
+  }
+}
+
+/** A POST's body as text: JSON content type, size limit, strict UTF-8. */
+async function readJsonText(request: HttpRequest, maxBytes: number): Promise<string> {
+  const contentType = request.headers['content-type'] ?? '';
+  if (!/^application\/json\s*(;|$)/i.test(contentType)) {
+    throw new HttpError(415, `Content-Type ${contentType === '' ? 'is missing' : `"${shown(contentType)}" is not supported`}; expected application/json`);
+  }
+  const bytes = await request.body(maxBytes);
+  try {
+    // Fatal decoding: a lenient one would store U+FFFD in place of the bytes the client sent.
+    return UTF8.decode(bytes);
+  } catch {
+    throw new HttpError(400, 'the body is not valid UTF-8; expected UTF-8 encoded JSON');
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new HttpError(400, `the body is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/** Runs a parameter reader, turning its MinihubError into a 400. */
+function badRequestOf<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof MinihubError) throw new HttpError(400, error.message);
+    throw error;
+  }
+}

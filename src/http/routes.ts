@@ -1,0 +1,60 @@
+// minihub's route table: which path gets which pure handler, and the small JSON routes themselves.
+// Pure of node:http like the handlers it names; a refusal thrown as HttpError becomes its JSON answer here.
+
+import { shown } from '../errors.ts';
+import { errorAnswer, jsonAnswer, pathOf, type HttpAnswer, type HttpRequest } from './exchange.ts';
+import { createGraphQLHandler, type GraphQLHandlerOptions } from './graphql-handler.ts';
+import { HttpError } from './reply.ts';
+import { createStaticFiles, GRAPHIQL_PATH } from './static-files.ts';
+
+export interface RouteOptions extends GraphQLHandlerOptions {
+  version: string;
+}
+
+export type Routes = (request: HttpRequest) => Promise<HttpAnswer>;
+
+const ENDPOINTS = ['POST /api/graphql', 'GET /api/graphql?query=', 'GET /api/graphiql', 'GET /health', 'GET /config'];
+
+export function createRoutes(options: RouteOptions): Routes {
+  const graphql = createGraphQLHandler(options);
+  // The GraphiQL page and its assets need no token: the queries it sends carry the one typed into it.
+  const graphiql = createStaticFiles();
+  const config = { noCode: 'true', minihub: true, versions: { minihub: { version: options.version } } };
+
+  async function route(request: HttpRequest): Promise<HttpAnswer> {
+    const path = pathOf(request.url);
+    switch (path) {
+      // GraphQL over HTTP: its own handler, which answers every refusal in the negotiated media type.
+      case '/api/graphql':
+        return graphql(request);
+      // Liveness and the server's identity, as DataHub's clients ask for them.
+      case '/health':
+        return getOnly(request, { status: 'ok' });
+      case '/config':
+        // DataHub's Python emitter refuses a server whose /config lacks noCode: "true".
+        return getOnly(request, config);
+      // The GraphiQL page and the files it loads.
+      case GRAPHIQL_PATH:
+        return graphiql(request, '');
+      default:
+        if (path.startsWith(`${GRAPHIQL_PATH}/`)) return graphiql(request, path.slice(GRAPHIQL_PATH.length + 1));
+        throw new HttpError(404, `no route for ${request.method} ${shown(path)}; minihub serves ${ENDPOINTS.join(', ')}`, {}, { endpoints: ENDPOINTS });
+    }
+  }
+
+  return async (request) => {
+    try {
+      return await route(request);
+    } catch (error) {
+      if (error instanceof HttpError) return errorAnswer(error);
+      throw error;
+    }
+  };
+}
+
+function getOnly(request: HttpRequest, body: unknown): HttpAnswer {
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    throw new HttpError(405, `${request.method} is not supported here; use GET`, { Allow: 'GET, HEAD' });
+  }
+  return jsonAnswer(200, body);
+}
