@@ -4,13 +4,13 @@
 // The marker is a file beside the log, never a log record, so export and compaction never see it.
 
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
+import { closeSync, openSync, readSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { MinihubError, shown } from './errors.ts';
 import type { ParsedFile } from './ingest/datahub-file.ts';
 import { ingestParsed, parseSource, type IngestReport, type IngestSource } from './ingest/ingest.ts';
-import { syncDirectory, writeFileDurably } from './store/durable-file.ts';
+import { readTextIfExists, syncDirectory, writeFileDurably } from './store/durable-file.ts';
 import type { Store } from './store/store.ts';
 
 export const SEED_MARKER_FILE = 'seed-in-progress.json';
@@ -79,13 +79,8 @@ function fingerprint(source: IngestSource): string {
 
 function readMarker(dataDir: string): SeedIdentity[] | undefined {
   const path = join(dataDir, SEED_MARKER_FILE);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  const text = readTextIfExists(path);
+  if (text === undefined) return undefined;
   const seeds = parseMarker(text);
   if (seeds === undefined) {
     throw new MinihubError(

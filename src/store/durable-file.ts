@@ -1,8 +1,8 @@
-// Small files that must be on disk before anything depends on them (the signing key, the seed marker):
-// written whole beside their place, synced, renamed into place, and the directory synced. Not for the
-// log, whose writes go through log-fs.ts so that tests can inject faults.
+// Small files beside the log (the signing key, the seed marker, the lock): read when present, and written
+// whole beside their place, synced, renamed into place, and the directory synced, so they are on disk
+// before anything depends on them. Not for the log, whose I/O goes through log-fs.ts for fault injection.
 
-import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /** Replaces `path` with `text` atomically and durably; readable by its owner only. */
@@ -26,5 +26,15 @@ export function syncDirectory(dir: string): void {
     fsyncSync(fd);
   } finally {
     closeSync(fd);
+  }
+}
+
+/** The file's text, or undefined when there is no such file; any other failure is thrown. */
+export function readTextIfExists(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
   }
 }

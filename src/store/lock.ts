@@ -1,10 +1,11 @@
 // One process owns a data directory: a lock file holding the owner's pid and start time, created whole
 // in one step. A lock whose owner no longer runs (killed, a zombie, or a pid reused since) is taken over.
 
-import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { MinihubError } from '../errors.ts';
+import { readTextIfExists } from './durable-file.ts';
 import { ownStartTime, probeProcess, type StatReader } from './owner-probe.ts';
 
 export const LOCK_FILE = 'minihub.lock';
@@ -131,13 +132,8 @@ function removeStale(dir: string, file: string, stale: LockOwner, draft: string,
 
 /** The lock file's owner; null when it names none (being written by hand?), undefined when it is gone. */
 function readOwner(path: string): LockOwner | null | undefined {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  const text = readTextIfExists(path);
+  if (text === undefined) return undefined;
   const [pidLine = '', startLine = ''] = text.split('\n');
   const pid = Number.parseInt(pidLine.trim(), 10);
   if (!Number.isInteger(pid) || pid <= 0) return null;
