@@ -1,10 +1,12 @@
 // The operations of decisions §4 against the sample catalogue: reads, the edit layer, each
-// mutation's success and failure, and exact round trips of markdown and unicode.
+// mutation's success and failure, and exact round trips of markdown and unicode. In process: the
+// requests go through the same routes and handler as over HTTP, with no socket.
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
-import { DATASET_QUERY, SAMPLE, startTestServer, type TestServer } from './fixtures/server.ts';
+import { openInProcess, type InProcessHub } from './fixtures/in-process.ts';
+import { DATASET_QUERY, SAMPLE } from './fixtures/server.ts';
 
 const ORDERS = 'urn:li:dataset:(urn:li:dataPlatform:postgres,shop.public.orders,PROD)';
 const SHOP_DB = 'urn:li:container:shop_db';
@@ -13,9 +15,9 @@ const UPDATE_DATASET = 'mutation u($urn: String!, $input: DatasetUpdateInput!) {
 const UPDATE_DESCRIPTION = 'mutation d($input: DescriptionUpdateInput!) { updateDescription(input: $input) }';
 const CREATE_TAG = 'mutation t($input: CreateTagInput!) { createTag(input: $input) }';
 
-type Context = { hub: TestServer };
+type Context = { hub: InProcessHub };
 
-async function dataset(hub: TestServer, urn: string) {
+async function dataset(hub: InProcessHub, urn: string) {
   const reply = await hub.gql(DATASET_QUERY, { urn });
   assert.is(reply.json.errors, undefined, JSON.stringify(reply.json.errors));
   return reply.json.data.dataset;
@@ -23,7 +25,7 @@ async function dataset(hub: TestServer, urn: string) {
 
 const reads = suite<Context>('dataset reads');
 reads.before(async (context) => {
-  context.hub = await startTestServer({ seed: [SAMPLE] });
+  context.hub = await openInProcess({ seed: [SAMPLE] });
 });
 reads.after(async ({ hub }) => hub.close());
 
@@ -81,7 +83,7 @@ reads.run();
 
 const updateDataset = suite<Context>('updateDataset');
 updateDataset.before(async (context) => {
-  context.hub = await startTestServer({ seed: [SAMPLE] });
+  context.hub = await openInProcess({ seed: [SAMPLE] });
 });
 updateDataset.after(async ({ hub }) => hub.close());
 
@@ -151,7 +153,7 @@ updateDataset.run();
 
 const updateDescription = suite<Context>('updateDescription');
 updateDescription.before(async (context) => {
-  context.hub = await startTestServer({ seed: [SAMPLE] });
+  context.hub = await openInProcess({ seed: [SAMPLE] });
 });
 updateDescription.after(async ({ hub }) => hub.close());
 
@@ -220,7 +222,7 @@ updateDescription.run();
 
 const createTag = suite<Context>('createTag');
 createTag.before(async (context) => {
-  context.hub = await startTestServer({ seed: [SAMPLE] });
+  context.hub = await openInProcess({ seed: [SAMPLE] });
 });
 createTag.after(async ({ hub }) => hub.close());
 
@@ -266,7 +268,7 @@ createTag.run();
 
 const links = suite<Context>('addLink and removeLink');
 links.before(async (context) => {
-  context.hub = await startTestServer({ seed: [SAMPLE] });
+  context.hub = await openInProcess({ seed: [SAMPLE] });
 });
 links.after(async ({ hub }) => hub.close());
 
@@ -294,7 +296,7 @@ links.run();
 
 const text = suite<Context>('descriptions round-trip byte for byte');
 text.before(async (context) => {
-  context.hub = await startTestServer({ seed: [SAMPLE] });
+  context.hub = await openInProcess({ seed: [SAMPLE] });
 });
 text.after(async ({ hub }) => hub.close());
 
