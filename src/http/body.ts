@@ -3,7 +3,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import { HttpError } from './reply.ts';
+import { HttpError } from './exchange.ts';
 
 function tooLarge(limit: number): HttpError {
   return new HttpError(413, `the request body is larger than the limit of ${limit} bytes`, { Connection: 'close' });

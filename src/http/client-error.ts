@@ -6,7 +6,8 @@ import type { Duplex } from 'node:stream';
 
 import { shown } from '../errors.ts';
 import { closeAfterAnswer } from './body.ts';
-import { HttpError, sendHttpError } from './reply.ts';
+import { HttpError } from './exchange.ts';
+import { sendHttpError } from './reply.ts';
 
 export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {

@@ -6,7 +6,8 @@ import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'n
 import type { Socket } from 'node:net';
 
 import { closeAfterAnswer } from './body.ts';
-import { HttpError, sendHttpError } from './reply.ts';
+import { HttpError } from './exchange.ts';
+import { sendHttpError } from './reply.ts';
 
 /** How long a connection past the limit may take to send its request before it is closed unanswered. */
 export const OVER_LIMIT_GRACE_MS = 1000;

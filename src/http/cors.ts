@@ -2,7 +2,7 @@
 // answer and the Access-Control-Allow-Origin header. Without configured origins it does nothing.
 // Pure: it reads the method and Origin and returns headers; it writes nothing.
 
-import type { Headers } from './reply.ts';
+import type { Headers } from './exchange.ts';
 
 /** How long a browser may reuse a preflight answer, in seconds (Chromium caps it at 2 hours). */
 const PREFLIGHT_MAX_AGE_S = 600;

@@ -1,10 +1,25 @@
 // The plain values an HTTP exchange is made of: a request (method, target, headers, a capped body
-// reader) and the whole answer (status, headers, bytes). Pure handlers speak these; only the node
-// adapter turns them into and out of node:http objects.
+// reader), the whole answer (status, headers, bytes) and HttpError, a refusal with its status. Pure
+// handlers speak these; only reply.ts and the node adapter touch node:http objects.
 
 import type { IncomingHttpHeaders } from 'node:http';
 
-import { HttpError, type Headers } from './reply.ts';
+export type Headers = Record<string, string>;
+
+/** A transport-level failure: the request never reached GraphQL. Answered as `{errors: [{message, extensions?}]}`. */
+export class HttpError extends Error {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly extensions: Record<string, unknown> | undefined;
+
+  constructor(status: number, message: string, headers: Headers = {}, extensions?: Record<string, unknown>) {
+    super(message);
+    this.name = 'HttpError';
+    this.status = status;
+    this.headers = headers;
+    this.extensions = extensions;
+  }
+}
 
 export interface HttpRequest {
   method: string;

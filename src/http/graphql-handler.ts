@@ -10,9 +10,8 @@ import { ResponseCache } from '../graphql/response-cache.ts';
 import type { Limits } from '../limits.ts';
 import type { Store } from '../store/store.ts';
 import { createCors } from './cors.ts';
-import { bytesAnswer, errorAnswer, searchOf, type HttpAnswer, type HttpRequest } from './exchange.ts';
+import { bytesAnswer, errorAnswer, HttpError, searchOf, type Headers, type HttpAnswer, type HttpRequest } from './exchange.ts';
 import { GRAPHQL_RESPONSE, responseMediaType } from './media-type.ts';
-import { HttpError, type Headers } from './reply.ts';
 
 export interface GraphQLHandlerOptions {
   store: Store;

@@ -5,8 +5,8 @@
 import type { IncomingMessage, RequestListener } from 'node:http';
 
 import { closeAfterAnswer, readBody } from './body.ts';
-import { errorAnswer, pathOf, type HttpAnswer, type HttpRequest } from './exchange.ts';
-import { HttpError } from './reply.ts';
+import { errorAnswer, HttpError, pathOf, type HttpAnswer, type HttpRequest } from './exchange.ts';
+import { writeAnswer } from './reply.ts';
 import { createRoutes, type RouteOptions } from './routes.ts';
 
 export interface NodeAdapterOptions extends RouteOptions {
@@ -45,9 +45,7 @@ export function createNodeAdapter(options: NodeAdapterOptions): RequestListener 
         }
         // Refused before its body was read: close, rather than read on through a body nobody wants.
         if (reply.status >= 400 && !req.complete) closeAfterAnswer(req, res);
-        const length = reply.body === null ? {} : { 'Content-Length': String(reply.body.length) };
-        res.writeHead(reply.status, { ...reply.headers, ...length });
-        res.end(reply.body ?? undefined);
+        writeAnswer(res, reply);
       })
       .catch((error: unknown) => {
         // Writing itself failed (the answer was half out, or a header was refused): nothing more can be said.

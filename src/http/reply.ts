@@ -1,42 +1,16 @@
-// Writing responses: every answer is JSON, written once with its length; errors use {errors: [...]}.
+// Writing an HttpAnswer to a node:http response, once, with its length: for the adapter, and for the
+// answers given before any route runs (a closed minihub, the connection limit, a refused Expect).
 
 import type { ServerResponse } from 'node:http';
 
-export type Headers = Record<string, string>;
+import { errorAnswer, type HttpAnswer, type HttpError } from './exchange.ts';
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Headers = {}): void {
-  sendBytes(res, status, Buffer.from(JSON.stringify(body)), headers);
-}
-
-/**
- * Writes an already serialised JSON answer, once, with its length. A Content-Type set on `res` before
- * (the media type /api/graphql negotiated) is kept; otherwise it is application/json.
- */
-export function sendBytes(res: ServerResponse, status: number, bytes: Buffer, headers: Headers = {}): void {
-  res.writeHead(status, {
-    ...(res.hasHeader('Content-Type') ? {} : { 'Content-Type': 'application/json; charset=utf-8' }),
-    'Content-Length': bytes.length,
-    ...headers,
-  });
-  res.end(bytes);
-}
-
-/** A transport-level failure: the request never reached GraphQL. */
-export class HttpError extends Error {
-  readonly status: number;
-  readonly headers: Headers;
-  readonly extensions: Record<string, unknown> | undefined;
-
-  constructor(status: number, message: string, headers: Headers = {}, extensions?: Record<string, unknown>) {
-    super(message);
-    this.name = 'HttpError';
-    this.status = status;
-    this.headers = headers;
-    this.extensions = extensions;
-  }
+export function writeAnswer(res: ServerResponse, answer: HttpAnswer): void {
+  const length = answer.body === null ? {} : { 'Content-Length': String(answer.body.length) };
+  res.writeHead(answer.status, { ...answer.headers, ...length });
+  res.end(answer.body ?? undefined);
 }
 
 export function sendHttpError(res: ServerResponse, error: HttpError): void {
-  const entry = error.extensions === undefined ? { message: error.message } : { message: error.message, extensions: error.extensions };
-  sendJson(res, error.status, { errors: [entry] }, error.headers);
+  writeAnswer(res, errorAnswer(error));
 }

@@ -2,9 +2,8 @@
 // Pure of node:http like the handlers it names; a refusal thrown as HttpError becomes its JSON answer here.
 
 import { shown } from '../errors.ts';
-import { errorAnswer, jsonAnswer, pathOf, type HttpAnswer, type HttpRequest } from './exchange.ts';
+import { errorAnswer, HttpError, jsonAnswer, pathOf, type HttpAnswer, type HttpRequest } from './exchange.ts';
 import { createGraphQLHandler, type GraphQLHandlerOptions } from './graphql-handler.ts';
-import { HttpError } from './reply.ts';
 import { createStaticFiles, GRAPHIQL_PATH } from './static-files.ts';
 
 export interface RouteOptions extends GraphQLHandlerOptions {

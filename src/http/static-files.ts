@@ -8,8 +8,7 @@ import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { shown } from '../errors.ts';
-import type { HttpAnswer, HttpRequest } from './exchange.ts';
-import { HttpError, type Headers } from './reply.ts';
+import { HttpError, type Headers, type HttpAnswer, type HttpRequest } from './exchange.ts';
 
 export const GRAPHIQL_PATH = '/api/graphiql';
 
