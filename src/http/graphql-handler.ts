@@ -5,11 +5,12 @@
 import type { TokenService } from '../auth/tokens.ts';
 import { ROOT_USER } from '../auth/users.ts';
 import { AuthenticationError, MinihubError, shown } from '../errors.ts';
-import { GraphQLExecutor, readGraphQLParams, readGraphQLSearchParams } from '../graphql/execute-request.ts';
+import { GraphQLExecutor } from '../graphql/execute-request.ts';
 import { ResponseCache } from '../graphql/response-cache.ts';
 import type { Limits } from '../limits.ts';
 import type { Store } from '../store/store.ts';
 import { createCors } from './cors.ts';
+import { readGraphQLParams, readGraphQLSearchParams } from './graphql-params.ts';
 import { bytesAnswer, errorAnswer, HttpError, searchOf, type Headers, type HttpAnswer, type HttpRequest } from './exchange.ts';
 import { GRAPHQL_RESPONSE, responseMediaType } from './media-type.ts';
 
