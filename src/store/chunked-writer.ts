@@ -4,7 +4,7 @@
 
 /**
  * The default largest Buffer a writer builds: few system calls (2,000 for a GiB), and the event loop
- * waits at most for one chunk's worth of serialising (see test/bench/RESULTS.md).
+ * waits at most for one chunk's worth of serialising (see test/bench/NOTES.md).
  */
 export const MAX_CHUNK_BYTES = 512 * 1024;
 

@@ -101,7 +101,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 /**
  * Decodes UTF-8 text, or null where it is not valid (a lenient decode would replay U+FFFD as if
  * written). ASCII, mostly what logs hold, is valid UTF-8 as it stands and decodes byte for byte as
- * Latin-1, far cheaper than a checked decode (see test/bench/RESULTS.md), so that comes first.
+ * Latin-1, far cheaper than a checked decode (see test/bench/NOTES.md), so that comes first.
  */
 export function decodeUtf8(bytes: Buffer): string | null {
   return isAscii(bytes) ? bytes.toString('latin1') : decodeOrNull(bytes);

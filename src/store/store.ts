@@ -188,7 +188,7 @@ export class Store {
       // The writers just answered and those already waiting are the writers active now; give the first
       // a few turns of the event loop to send their next commit, so all share one sync. Without it,
       // 32 writers settle into two alternating half-batches, and a sync per batch costs CPU (see
-      // test/bench/RESULTS.md).
+      // test/bench/NOTES.md).
       const active = limit + this.#queue.length;
       await yieldToIo();
       for (let turn = 0; turn < LINGER_TURNS && this.#queue.length < active && this.#jobs.length === 0 && !this.#closed; turn++) await yieldToIo();

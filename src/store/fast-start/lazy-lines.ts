@@ -9,7 +9,7 @@ import type { ReplaySink } from '../replay.ts';
 /**
  * Lines at least this long keep their values as text until first read. Replay has parsed (and so
  * checked) every line already; building objects from a long line again only when it is needed cuts
- * the start-up of large catalogues (see test/bench/RESULTS.md), whose ingest batches make lines of
+ * the start-up of large catalogues (see test/bench/NOTES.md), whose ingest batches make lines of
  * megabytes. Shorter lines are cheaper to keep parsed.
  */
 export const DEFERRED_LINE_CHARS = 4096;

@@ -18,7 +18,7 @@ import { forEachPlannedChange, type ReplayPlan } from './replay-plan.ts';
 const FROM_SOURCES = extname(fileURLToPath(import.meta.url)) === '.ts';
 // The worker also condenses its lines, this thread also applies them and the plan afterwards: halves have
 // both threads finish about together, except that from the sources the worker starts later, so this
-// thread takes more (measurements: see test/bench/RESULTS.md).
+// thread takes more (measurements: see test/bench/NOTES.md).
 const THIS_THREAD_SHARE = FROM_SOURCES ? 0.58 : 0.5;
 const PROBE_BYTES = 64 * 1024;
 
