@@ -28,6 +28,11 @@ export interface GraphQLHandlerOptions {
 
 export type GraphQLHandler = (request: HttpRequest) => Promise<HttpAnswer>;
 
+/** What the request log names a request by, filled in as soon as the operation is known. */
+interface Label {
+  operation: string | undefined;
+}
+
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 const RESPONSE_CACHE_BYTES = 64 * 1024 * 1024;
 
@@ -49,20 +54,25 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHan
     const vary = allowed.headers.Vary === undefined ? 'Accept, Authorization' : `Accept, Authorization, ${allowed.headers.Vary}`;
     const headers: Headers = { ...allowed.headers, 'Content-Type': `${media}; charset=utf-8`, 'Cache-Control': 'no-store', Vary: vary };
     // What the request log names this request by, once the operation is known (refusals after that included).
-    let operation: string | undefined;
-    const labelled = (reply: HttpAnswer): HttpAnswer => (operation === undefined ? reply : { ...reply, operation });
+    // A plain record rather than a callback: no closure is made per request.
+    const label: Label = { operation: undefined };
+    let reply: HttpAnswer;
     try {
-      const { status, body } = await answer(request, media, (named) => (operation = named));
-      return labelled(bytesAnswer(status, body, headers));
+      const { status, body } = await answer(request, media, label);
+      reply = bytesAnswer(status, body, headers);
     } catch (error) {
-      if (error instanceof HttpError) return labelled(errorAnswer(error, headers));
-      logError(error);
-      return labelled(errorAnswer(new HttpError(500, 'An unknown error occurred.'), headers));
+      if (error instanceof HttpError) reply = errorAnswer(error, headers);
+      else {
+        logError(error);
+        reply = errorAnswer(new HttpError(500, 'An unknown error occurred.'), headers);
+      }
     }
+    if (label.operation !== undefined) reply.operation = label.operation;
+    return reply;
   };
 
   /** Status and body of an answer that gets this far; refusals are thrown as HttpError. */
-  async function answer(request: HttpRequest, media: string, name: (operation: string) => void): Promise<{ status: number; body: Buffer }> {
+  async function answer(request: HttpRequest, media: string, label: Label): Promise<{ status: number; body: Buffer }> {
     const method = request.method;
     // HEAD too is refused, as graphql-http's reference server does: answering it would mean running the query.
     if (method !== 'POST' && method !== 'GET') {
@@ -75,12 +85,12 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHan
     // answers that executed are cached: status 200 and the same body under either media type.
     const cached = answers.getAnswer(actor, method, text, store.catalogue);
     if (cached !== undefined) {
-      if (cached.label !== '') name(cached.label);
+      if (cached.label !== '') label.operation = cached.label;
       return { status: 200, body: cached.bytes };
     }
     const params = method === 'GET' ? badRequestOf(() => readGraphQLSearchParams(text, limits)) : badRequestOf(() => readGraphQLParams(parseJson(text), limits));
     const { response, read, requestError, operation, notAQuery } = await executor.run(params, { store, tokens, actor, limits }, { queriesOnly: method === 'GET' });
-    if (operation !== null) name(operation);
+    if (operation !== null) label.operation = operation;
     if (notAQuery !== null) {
       // GraphQL over HTTP: a GET runs queries only, so anything else over GET is 405 and never runs.
       const message =

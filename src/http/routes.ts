@@ -20,7 +20,7 @@ export function createRoutes(options: RouteOptions): Routes {
   const graphiql = createStaticFiles();
   const config = { noCode: 'true', minihub: true, versions: { minihub: { version: options.version } } };
 
-  async function route(request: HttpRequest): Promise<HttpAnswer> {
+  function route(request: HttpRequest): Promise<HttpAnswer> {
     const path = pathOf(request.url);
     switch (path) {
       // GraphQL over HTTP: its own handler, which answers every refusal in the negotiated media type.
@@ -28,10 +28,10 @@ export function createRoutes(options: RouteOptions): Routes {
         return graphql(request);
       // Liveness and the server's identity, as DataHub's clients ask for them.
       case '/health':
-        return getOnly(request, { status: 'ok' });
+        return Promise.resolve(getOnly(request, { status: 'ok' }));
       case '/config':
         // DataHub's Python emitter refuses a server whose /config lacks noCode: "true".
-        return getOnly(request, config);
+        return Promise.resolve(getOnly(request, config));
       // The GraphiQL page and the files it loads.
       case GRAPHIQL_PATH:
         return graphiql(request, '');
@@ -41,12 +41,16 @@ export function createRoutes(options: RouteOptions): Routes {
     }
   }
 
-  return async (request) => {
+  // Without an async wrapper of its own: every request passes here, and each await is another turn.
+  const refused = (error: unknown): HttpAnswer => {
+    if (error instanceof HttpError) return errorAnswer(error);
+    throw error;
+  };
+  return (request) => {
     try {
-      return await route(request);
+      return route(request).catch(refused);
     } catch (error) {
-      if (error instanceof HttpError) return errorAnswer(error);
-      throw error;
+      return Promise.resolve(refused(error));
     }
   };
 }
