@@ -1,12 +1,14 @@
-// Who may do what, over HTTP: five actors (Admin, Editor, Reader, a role-less owner, a role-less
-// non-owner) against every operation on an owned and a not-owned dataset. Allowed cells succeed;
-// denied cells answer DataHub's 403 and leave the store as it was.
+// Who may do what, through the GraphQL endpoint: five actors (Admin, Editor, Reader, a role-less owner,
+// a role-less non-owner) against every operation on an owned and a not-owned dataset. Allowed cells
+// succeed; denied cells answer DataHub's 403 and leave the store as it was. In process: the requests go
+// through the same routes and handler as over HTTP, with no socket.
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
 import type { JsonValue } from '../src/store/json.ts';
-import { BOOTSTRAP, bootstrapAvailable, DATASET_QUERY, startTestServer, type TestServer } from './fixtures/server.ts';
+import { openInProcess, type InProcessHub } from './fixtures/in-process.ts';
+import { BOOTSTRAP, bootstrapAvailable, DATASET_QUERY } from './fixtures/server.ts';
 
 const OWNED = 'urn:li:dataset:(urn:li:dataPlatform:hive,fct_users_deleted,PROD)'; // jdoe owns it in bootstrap_mce.json
 const NOT_OWNED = 'urn:li:dataset:(urn:li:dataPlatform:hive,unowned_events,PROD)';
@@ -56,12 +58,12 @@ function readOnly(): Record<Operation, boolean> {
   return { ...all(false), read: true };
 }
 
-const matrix = suite<{ hub: TestServer; tokens: Record<Actor, string> }>('authorization matrix');
+const matrix = suite<{ hub: InProcessHub; tokens: Record<Actor, string> }>('authorization matrix');
 const available = bootstrapAvailable('authorization matrix');
 
 matrix.before(async (context) => {
   if (!available) return;
-  context.hub = await startTestServer({ seed: [BOOTSTRAP, EXTRA] });
+  context.hub = await openInProcess({ seed: [BOOTSTRAP, EXTRA] });
   const tokens = {} as Record<Actor, string>;
   for (const actor of ['ada', 'ed', 'rita', 'jdoe', 'nora'] as const) tokens[actor] = await context.hub.createToken(actor);
   context.tokens = tokens;
@@ -69,7 +71,7 @@ matrix.before(async (context) => {
 matrix.after(async ({ hub }) => hub?.close());
 
 let cell = 0;
-async function run(hub: TestServer, token: string, operation: Operation, urn: string) {
+async function run(hub: InProcessHub, token: string, operation: Operation, urn: string) {
   cell++;
   switch (operation) {
     case 'read':
@@ -97,7 +99,7 @@ async function run(hub: TestServer, token: string, operation: Operation, urn: st
   }
 }
 
-async function snapshot(hub: TestServer, urn: string): Promise<unknown> {
+async function snapshot(hub: InProcessHub, urn: string): Promise<unknown> {
   return (await hub.gql(DATASET_QUERY, { urn })).json.data.dataset;
 }
 
@@ -138,15 +140,15 @@ matrix.run();
 
 // ---
 
-const rules = suite<{ hub: TestServer; tokens: Record<string, string> }>('privilege rules');
+const rules = suite<{ hub: InProcessHub; tokens: Record<string, string> }>('privilege rules');
 rules.before(async (context) => {
   if (!available) return;
-  context.hub = await startTestServer({ seed: [BOOTSTRAP, EXTRA] });
+  context.hub = await openInProcess({ seed: [BOOTSTRAP, EXTRA] });
   context.tokens = { rita: await context.hub.createToken('rita'), jdoe: await context.hub.createToken('jdoe'), ed: await context.hub.createToken('ed') };
 });
 rules.after(async ({ hub }) => hub?.close());
 
-function rule(name: string, body: (context: { hub: TestServer; tokens: Record<string, string> }) => Promise<void>): void {
+function rule(name: string, body: (context: { hub: InProcessHub; tokens: Record<string, string> }) => Promise<void>): void {
   if (available) rules(name, body);
 }
 
