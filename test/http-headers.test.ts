@@ -1,5 +1,7 @@
 // What request headers change on /api/graphql: Accept (the response media type and status codes),
 // Origin with --cors-origin (CORS), and the one log line per request, which never holds a token.
+// Accept and CORS are rules of the routes, so they run in process with no socket; the log line is the
+// node adapter's, so that suite talks HTTP to a real server.
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -7,12 +9,13 @@ import * as assert from 'uvu/assert';
 import { SERVE_HELP } from '../src/cli/help.ts';
 import { parseCorsOrigins } from '../src/cli/options.ts';
 import { MinihubError } from '../src/errors.ts';
+import { openInProcess, type InProcessHub } from './fixtures/in-process.ts';
 import { SAMPLE, startTestServer, type Reply, type TestServer } from './fixtures/server.ts';
 
 const ORDERS = 'urn:li:dataset:(urn:li:dataPlatform:postgres,shop.public.orders,PROD)';
 const GRAPHQL_RESPONSE = 'application/graphql-response+json';
 
-function post(hub: TestServer, body: unknown, headers: Record<string, string> = {}): Promise<Reply> {
+function post(hub: TestServer | InProcessHub, body: unknown, headers: Record<string, string> = {}): Promise<Reply> {
   return hub.request('/api/graphql', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${hub.token}`, ...headers },
@@ -22,10 +25,10 @@ function post(hub: TestServer, body: unknown, headers: Record<string, string> = 
 
 // --- Accept ---------------------------------------------------------------------------------------
 
-const media = suite<{ hub: TestServer }>('Accept: the response media type');
+const media = suite<{ hub: InProcessHub }>('Accept: the response media type');
 
 media.before(async (context) => {
-  context.hub = await startTestServer({ seed: [SAMPLE] });
+  context.hub = await openInProcess({ seed: [SAMPLE] });
 });
 media.after(async ({ hub }) => hub.close());
 
@@ -99,18 +102,18 @@ media.run();
 // --- CORS -----------------------------------------------------------------------------------------
 
 const ALLOWED = 'http://localhost:3000';
-const cors = suite<{ hub: TestServer; open: TestServer; closed: TestServer }>('--cors-origin');
+const cors = suite<{ hub: InProcessHub; open: InProcessHub; closed: InProcessHub }>('--cors-origin');
 
 cors.before(async (context) => {
-  context.hub = await startTestServer({ corsOrigins: [ALLOWED, 'https://catalog.example.com'] });
-  context.open = await startTestServer({ corsOrigins: ['*'] });
-  context.closed = await startTestServer();
+  context.hub = await openInProcess({ corsOrigins: [ALLOWED, 'https://catalog.example.com'] });
+  context.open = await openInProcess({ corsOrigins: ['*'] });
+  context.closed = await openInProcess();
 });
 cors.after(async ({ hub, open, closed }) => {
   await Promise.all([hub.close(), open.close(), closed.close()]);
 });
 
-const preflight = (hub: TestServer, origin: string) =>
+const preflight = (hub: InProcessHub, origin: string) =>
   hub.request('/api/graphql', {
     method: 'OPTIONS',
     headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, content-type' },
