@@ -30,7 +30,7 @@ race.before.each(async (context) => {
 race.after.each(async ({ hub }) => hub.close());
 
 function as(actor: string, { hub, tokens }: Context): ResolverContext {
-  return { store: hub.store, reader: hub.store.catalogue, limits: resolveLimits(), tokens, actor };
+  return { store: hub.store, limits: resolveLimits(), tokens, actor };
 }
 
 /** Queues alice's demotion to Reader without waiting for it: it is not applied yet when this returns. */

@@ -5,7 +5,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
-import { ResponseCache, snapshot } from '../src/graphql/response-cache.ts';
+import { RecordingReader, ResponseCache, snapshot } from '../src/graphql/response-cache.ts';
+import type { QueryContext } from '../src/resolvers/context.ts';
 import { Catalogue } from '../src/store/catalogue.ts';
 import { SAMPLE, startTestServer, type TestServer } from './fixtures/server.ts';
 
@@ -120,5 +121,24 @@ unit('refuses an entry larger than a sixteenth of its budget', () => {
   cache.set('a', 'POST', 'big', Buffer.alloc(2000), snapshot([], new Catalogue()));
   assert.is(cache.size, 0);
 });
+
+unit('records every entity a query reads, present or not, as the answer\'s dependencies', () => {
+  const catalogue = new Catalogue();
+  catalogue.apply([{ urn: 'urn:li:tag:a', aspect: 'tagProperties', value: { name: 'a' } }]);
+  const recorder = new RecordingReader(catalogue);
+  assert.equal(recorder.aspect('urn:li:tag:a', 'tagProperties'), { name: 'a' });
+  assert.is(recorder.exists('urn:li:tag:missing'), false);
+  assert.equal(snapshot(recorder.touched, catalogue).dependencies, [
+    ['urn:li:tag:a', 1],
+    ['urn:li:tag:missing', 0],
+  ]);
+});
+
+// Checked by tsc (npm run typecheck), not at run time: a query resolver gets a reader and no store, so it
+// cannot read around the recorder. Should QueryContext ever carry the store, the directive below fails.
+export function readsOnlyThroughItsReader(context: QueryContext): unknown {
+  // @ts-expect-error a query's context has no store
+  return context.store;
+}
 
 unit.run();

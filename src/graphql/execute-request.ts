@@ -1,17 +1,17 @@
 // The GraphQL half of /api/graphql: checked request parameters in, DataHub's response envelope out (parse,
-// validate, execute, format errors). Pure of HTTP: no sockets, headers or status codes; http/graphql-handler.ts wraps it.
+// validate, execute, format errors). Pure of HTTP and of caching: response-cache.ts wraps it and says,
+// through a ReadWatch, which operations' reads to record.
 
 import { execute, getOperationAST, GraphQLError, Kind, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
 
 import type { Limits } from '../limits.ts';
 import { rootValue } from '../resolvers/root.ts';
-import type { RequestContext } from '../resolvers/context.ts';
+import type { MutationContext, QueryContext } from '../resolvers/context.ts';
+import type { AspectReader, Catalogue } from '../store/catalogue.ts';
 import type { JsonObject } from '../store/json.ts';
-import { RecordingReader } from '../store/catalogue.ts';
 import { costRule } from './cost-rule.ts';
 import { DocumentCache } from './document-cache.ts';
 import { formatError, type ErrorEntry, type ErrorPhase } from './format-error.ts';
-import { snapshot, type ReadSnapshot } from './response-cache.ts';
 import { minihubSchema } from './schema.ts';
 
 export interface GraphQLParams {
@@ -29,15 +29,22 @@ export interface GraphQLResponse {
 
 // A dense document's AST takes ~80 bytes per character of its text: 512 Ki characters bound the cache near 40 MB.
 const DOCUMENT_CACHE = { maxEntries: 1000, maxChars: 512 * 1024, maxQueryChars: 64 * 1024 };
-// Root fields whose answers depend only on entities read through the request's reader (and the
-// schema, for introspection), so an answer can be reused while those entities are unchanged.
-// listAccessTokens scans the catalogue instead, and mutations write: neither is ever cached.
-const CACHEABLE_ROOT_FIELDS = new Set(['dataset', 'container', 'tag', 'corpUser', 'me', '__typename', '__schema', '__type']);
 
-export interface ExecutionOutcome {
+/**
+ * Who records what a query reads (the response cache). Asked once per document and operation whether
+ * to watch it; for a watched run, a reader to run it with, and what that reader saw, in the same tick
+ * the reads ran, before any write can land.
+ */
+export interface ReadWatch<Recorder extends AspectReader, Seen> {
+  watches(document: DocumentNode, operationName: string | null): boolean;
+  recorder(catalogue: Catalogue): Recorder;
+  seen(recorder: Recorder, catalogue: Catalogue): Seen;
+}
+
+export interface ExecutionOutcome<Seen = never> {
   response: GraphQLResponse;
-  /** What the answer read, when it may be reused; null when it must not be. */
-  read: ReadSnapshot | null;
+  /** What a watched run read, when it completed without errors; null otherwise. */
+  read: Seen | null;
   /**
    * True when nothing was executed: a syntax, validation or variable error, or an unknown operation.
    * GraphQL over HTTP answers those 400 without `data` for application/graphql-response+json.
@@ -59,20 +66,23 @@ export interface RunOptions {
   queriesOnly?: boolean;
 }
 
-export class GraphQLExecutor {
+export class GraphQLExecutor<Recorder extends AspectReader = AspectReader, Seen = never> {
   readonly #schema: GraphQLSchema = minihubSchema();
   readonly #cache = new DocumentCache(DOCUMENT_CACHE);
   readonly #costRules: readonly ValidationRule[];
   readonly #maxTokens: number;
   readonly #logUnexpected: (error: unknown) => void;
+  readonly #watch: ReadWatch<Recorder, Seen> | null;
 
-  constructor(limits: Limits, logUnexpected: (error: unknown) => void) {
+  constructor(limits: Limits, logUnexpected: (error: unknown) => void, watch: ReadWatch<Recorder, Seen> | null = null) {
     this.#costRules = [costRule(limits)];
     this.#maxTokens = limits.maxTokens;
     this.#logUnexpected = logUnexpected;
+    this.#watch = watch;
   }
 
-  async run(params: GraphQLParams, context: Omit<RequestContext, 'reader'>, options: RunOptions = {}): Promise<ExecutionOutcome> {
+  /** Runs a query with a reader over the store's catalogue, a mutation with the store itself. */
+  async run(params: GraphQLParams, context: MutationContext, options: RunOptions = {}): Promise<ExecutionOutcome<Seen>> {
     // A client's operationName is logged only when it is a plain GraphQL name: no line breaks, no secrets' shapes.
     const named = params.operationName !== null && /^[_A-Za-z][_0-9A-Za-z]{0,99}$/.test(params.operationName) ? params.operationName : null;
     let cached = this.#cache.get(params.query);
@@ -99,7 +109,7 @@ export class GraphQLExecutor {
     // What the chosen operation is does not change between requests: work it out once per document.
     let facts = cached.operations.get(params.operationName ?? '');
     if (facts === undefined) {
-      facts = { cacheable: isCacheable(document, params.operationName), rootField: firstRootField(document, params.operationName) };
+      facts = { watched: this.#watch?.watches(document, params.operationName) ?? false, rootField: firstRootField(document, params.operationName) };
       // Only names the document defines are remembered, so made-up names cannot grow the map.
       if (getOperationAST(document, params.operationName) !== null) cached.operations.set(params.operationName ?? '', facts);
     }
@@ -115,18 +125,23 @@ export class GraphQLExecutor {
       const refused = new GraphQLError('minihub serves no subscriptions; send this operation as a query (or a mutation over POST)', { nodes: chosen });
       return this.#failure([refused], 'validation', operation);
     }
-    const catalogue = context.store.catalogue;
-    const recorder = facts.cacheable ? new RecordingReader(catalogue) : null;
+    const { store, tokens, actor, limits } = context;
+    const catalogue = store.catalogue;
+    const watch = facts.watched ? this.#watch : null;
+    const recorder = watch !== null ? watch.recorder(catalogue) : null;
+    // A query sees a reader and no store, a mutation the store: see resolvers/context.ts. With no operation
+    // chosen (an unknown name), execute reports the error before any resolver runs.
+    const contextValue: QueryContext | MutationContext = chosen?.operation === 'mutation' ? context : { reader: recorder ?? catalogue, tokens, actor, limits };
     const pending = execute({
       schema: this.#schema,
       document,
       rootValue,
-      contextValue: { ...context, reader: recorder ?? catalogue },
+      contextValue,
       variableValues: params.variables,
       operationName: params.operationName,
     });
-    // Queries resolve synchronously; their reads are snapshotted in this same tick, before a write lands.
-    const read = recorder !== null && !isPromise(pending) ? snapshot(recorder.touched, catalogue) : null;
+    // Queries resolve synchronously; their reads are taken in this same tick, before a write lands.
+    const read = watch !== null && recorder !== null && !isPromise(pending) ? watch.seen(recorder, catalogue) : null;
     const result = await pending;
     // Without data, execution stopped before running: bad variables or an unknown operation name.
     if (!('data' in result)) return this.#failure(result.errors ?? [], 'validation', operation);
@@ -151,7 +166,7 @@ export class GraphQLExecutor {
     }
   }
 
-  #failure(errors: readonly GraphQLError[], phase: ErrorPhase, operation: string | null): ExecutionOutcome {
+  #failure(errors: readonly GraphQLError[], phase: ErrorPhase, operation: string | null): ExecutionOutcome<Seen> {
     const formatted = errors.map((error) => formatError(error, phase, this.#logUnexpected));
     return { response: { errors: formatted, data: null, extensions: {} }, read: null, requestError: true, operation, notAQuery: null };
   }
@@ -163,14 +178,6 @@ function firstRootField(document: DocumentNode, operationName: string | null): s
   if (operation?.kind !== Kind.OPERATION_DEFINITION) return null;
   const field = operation.selectionSet.selections.find((selection) => selection.kind === Kind.FIELD);
   return field?.kind === Kind.FIELD ? field.name.value : null;
-}
-
-function isCacheable(document: DocumentNode, operationName: string | null): boolean {
-  const operation = getOperationAST(document, operationName);
-  return (
-    operation?.operation === 'query' &&
-    operation.selectionSet.selections.every((selection) => selection.kind === Kind.FIELD && CACHEABLE_ROOT_FIELDS.has(selection.name.value))
-  );
 }
 
 function isPromise<T>(value: T | Promise<T>): value is Promise<T> {

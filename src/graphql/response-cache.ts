@@ -1,8 +1,17 @@
-// Answers to read-only queries, keyed by the acting user and the exact request (a POST's body or a GET's
-// query string, kept apart), each with the versions of the entities it read. A hit is served only while
-// all of them are unchanged, so a read after a write never sees old data; evicted LRU, bounded by bytes.
+// The response cache, whole: which queries may be cached, the reader that records what an answer read,
+// the entity versions a hit checks, the key, and CachedExecutor, the one call the HTTP handler makes.
+// Answers are keyed by the acting user and the exact request (a POST's body or a GET's query string,
+// kept apart); a hit is served only while every entity read is unchanged, so a read after a write never
+// sees old data. Evicted LRU, bounded by bytes. It never parses HTTP; it is handed a params reader.
 
-import type { Catalogue } from '../store/catalogue.ts';
+import { getOperationAST, Kind, type DocumentNode } from 'graphql';
+
+import type { TokenService } from '../auth/tokens.ts';
+import type { Limits } from '../limits.ts';
+import type { AspectReader, Catalogue } from '../store/catalogue.ts';
+import type { JsonValue } from '../store/json.ts';
+import type { Store } from '../store/store.ts';
+import { GraphQLExecutor, type ExecutionOutcome, type GraphQLParams, type ReadWatch } from './execute-request.ts';
 import { Lru } from './lru.ts';
 
 /** How the request came: a GET's query string and a POST's body are never taken for one another. */
@@ -16,6 +25,75 @@ interface Entry {
   dependencies: [urn: string, version: number][];
 }
 
+// Root fields whose answers depend only on entities read through the query's reader (and the schema, for
+// introspection), so an answer can be reused while those entities are unchanged. listAccessTokens lists
+// every token, which no recorder of single entities can follow, and mutations write: never cached.
+const CACHEABLE_ROOT_FIELDS = new Set(['dataset', 'container', 'tag', 'corpUser', 'me', '__typename', '__schema', '__type']);
+
+/** Turns a request's text into GraphQL parameters; throws (as the caller's protocol wants) when it cannot. */
+export type ParamsReader = (method: RequestMethod, text: string) => GraphQLParams;
+
+export interface CachedExecutorOptions {
+  store: Store;
+  tokens: TokenService;
+  limits: Limits;
+  /** Unexpected failures, with detail that must not reach the client. */
+  logError: (error: unknown) => void;
+  readParams: ParamsReader;
+  maxBytes: number;
+}
+
+/** A cached answer: its bytes and the label the request log names it by ('' for none). */
+export interface CachedAnswer {
+  bytes: Buffer;
+  label: string;
+}
+
+/** An answer that ran: the outcome, and its 200 body when it was cached (null: the caller builds the body). */
+export interface ExecutedAnswer {
+  outcome: ExecutionOutcome<ReadSnapshot>;
+  bytes: Buffer | null;
+}
+
+/** The executor with the cache around it: one call answers from the cache or runs and fills it. */
+export class CachedExecutor {
+  readonly #store: Store;
+  readonly #tokens: TokenService;
+  readonly #limits: Limits;
+  readonly #readParams: ParamsReader;
+  readonly #executor: GraphQLExecutor<RecordingReader, ReadSnapshot>;
+  readonly #answers: ResponseCache;
+
+  constructor(options: CachedExecutorOptions) {
+    this.#store = options.store;
+    this.#tokens = options.tokens;
+    this.#limits = options.limits;
+    this.#readParams = options.readParams;
+    this.#executor = new GraphQLExecutor(options.limits, options.logError, WATCH);
+    this.#answers = new ResponseCache(options.maxBytes);
+  }
+
+  /**
+   * The cached answer to `text` from `actor` when its entities are unchanged, else a run. Not async, so
+   * a hit costs no promise: the caller tells the two apart with `instanceof Promise`.
+   */
+  answer(actor: string, method: RequestMethod, text: string): CachedAnswer | Promise<ExecutedAnswer> {
+    return this.#answers.getAnswer(actor, method, text, this.#store.catalogue) ?? this.#run(actor, method, text);
+  }
+
+  // Only answers that executed without errors are cached: status 200 and the same body under either media type.
+  async #run(actor: string, method: RequestMethod, text: string): Promise<ExecutedAnswer> {
+    const params = this.#readParams(method, text);
+    const context = { store: this.#store, tokens: this.#tokens, actor, limits: this.#limits };
+    const outcome = await this.#executor.run(params, context, { queriesOnly: method === 'GET' });
+    if (outcome.read === null) return { outcome, bytes: null };
+    const bytes = Buffer.from(JSON.stringify(outcome.response));
+    this.#answers.set(actor, method, text, bytes, outcome.read, outcome.operation ?? '');
+    return { outcome, bytes };
+  }
+}
+
+/** The entries: answers with the versions they read, LRU by bytes. */
 export class ResponseCache {
   readonly #maxBytes: number;
   readonly #entries: Lru<string, Entry>;
@@ -60,6 +138,41 @@ export interface ReadSnapshot {
 /** The versions of `touched` now: take it in the same tick as the reads, before any write can land. */
 export function snapshot(touched: Iterable<string>, catalogue: Catalogue): ReadSnapshot {
   return { epoch: catalogue.epoch, dependencies: [...touched].map((urn): [string, number] => [urn, catalogue.version(urn)]) };
+}
+
+/** Reads through to the catalogue and notes every entity read, so an answer knows what it depends on. */
+export class RecordingReader implements AspectReader {
+  readonly #catalogue: Catalogue;
+  readonly touched = new Set<string>();
+
+  constructor(catalogue: Catalogue) {
+    this.#catalogue = catalogue;
+  }
+
+  aspect(urn: string, name: string): JsonValue | undefined {
+    this.touched.add(urn);
+    return this.#catalogue.aspect(urn, name);
+  }
+
+  exists(urn: string): boolean {
+    this.touched.add(urn);
+    return this.#catalogue.exists(urn);
+  }
+}
+
+/** What the executor asks of the cache: which operations to record, with which reader, and what they read. */
+const WATCH: ReadWatch<RecordingReader, ReadSnapshot> = {
+  watches: isCacheable,
+  recorder: (catalogue) => new RecordingReader(catalogue),
+  seen: (recorder, catalogue) => snapshot(recorder.touched, catalogue),
+};
+
+function isCacheable(document: DocumentNode, operationName: string | null): boolean {
+  const operation = getOperationAST(document, operationName);
+  return (
+    operation?.operation === 'query' &&
+    operation.selectionSet.selections.every((selection) => selection.kind === Kind.FIELD && CACHEABLE_ROOT_FIELDS.has(selection.name.value))
+  );
 }
 
 /** Bytes an entry holds: V8 keeps a string in one or two bytes per character, so count two. */

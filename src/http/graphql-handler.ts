@@ -5,8 +5,8 @@
 import type { TokenService } from '../auth/tokens.ts';
 import { ROOT_USER } from '../auth/users.ts';
 import { AuthenticationError, MinihubError, shown } from '../errors.ts';
-import { GraphQLExecutor } from '../graphql/execute-request.ts';
-import { ResponseCache } from '../graphql/response-cache.ts';
+import type { GraphQLParams } from '../graphql/execute-request.ts';
+import { CachedExecutor, type RequestMethod } from '../graphql/response-cache.ts';
 import type { Limits } from '../limits.ts';
 import type { Store } from '../store/store.ts';
 import { createCors } from './cors.ts';
@@ -38,8 +38,9 @@ const RESPONSE_CACHE_BYTES = 64 * 1024 * 1024;
 
 export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHandler {
   const { store, tokens, auth, limits, corsOrigins = [], logError } = options;
-  const executor = new GraphQLExecutor(limits, logError);
-  const answers = new ResponseCache(RESPONSE_CACHE_BYTES);
+  const readParams = (method: RequestMethod, text: string): GraphQLParams =>
+    method === 'GET' ? badRequestOf(() => readGraphQLSearchParams(text, limits)) : badRequestOf(() => readGraphQLParams(parseJson(text), limits));
+  const executor = new CachedExecutor({ store, tokens, limits, logError, readParams, maxBytes: RESPONSE_CACHE_BYTES });
   const cors = createCors(corsOrigins);
 
   return async function handleGraphQL(request) {
@@ -81,15 +82,15 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHan
     const actor = auth ? authenticate(tokens, request.headers.authorization) : ROOT_USER;
     // What identifies the request: a GET's query string (node's header size limit bounds it), a POST's body.
     const text = method === 'GET' ? searchOf(request.url) : await readJsonText(request, limits.maxBodyBytes);
-    // A repeated read whose entities are unchanged is answered from the cache, before any parsing. Only
-    // answers that executed are cached: status 200 and the same body under either media type.
-    const cached = answers.getAnswer(actor, method, text, store.catalogue);
-    if (cached !== undefined) {
-      if (cached.label !== '') label.operation = cached.label;
-      return { status: 200, body: cached.bytes };
+    // A repeated read whose entities are unchanged is answered from the cache, before any parsing; a
+    // cached answer is always a 200 with the same body under either media type.
+    const found = executor.answer(actor, method, text);
+    if (!(found instanceof Promise)) {
+      if (found.label !== '') label.operation = found.label;
+      return { status: 200, body: found.bytes };
     }
-    const params = method === 'GET' ? badRequestOf(() => readGraphQLSearchParams(text, limits)) : badRequestOf(() => readGraphQLParams(parseJson(text), limits));
-    const { response, read, requestError, operation, notAQuery } = await executor.run(params, { store, tokens, actor, limits }, { queriesOnly: method === 'GET' });
+    const { outcome, bytes } = await found;
+    const { response, requestError, operation, notAQuery } = outcome;
     if (operation !== null) label.operation = operation;
     if (notAQuery !== null) {
       // GraphQL over HTTP: a GET runs queries only, so anything else over GET is 405 and never runs.
@@ -104,9 +105,7 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHan
       // it stays 200 with data: null, as DataHub answers.
       return { status: 400, body: Buffer.from(JSON.stringify({ errors: response.errors, extensions: response.extensions })) };
     }
-    const body = Buffer.from(JSON.stringify(response));
-    if (read !== null) answers.set(actor, method, text, body, read, operation ?? '');
-    return { status: 200, body };
+    return { status: 200, body: bytes ?? Buffer.from(JSON.stringify(response)) };
   }
 }
 

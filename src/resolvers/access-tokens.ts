@@ -8,7 +8,7 @@ import { badRequest, MinihubError, shown } from '../errors.ts';
 import { urnId } from '../store/read.ts';
 import type { AspectReader } from '../store/catalogue.ts';
 import { corpUserUrn, parseUrn } from '../urn.ts';
-import type { RequestContext } from './context.ts';
+import type { MutationContext, QueryContext } from './context.ts';
 import { guardedCommit, privileged, type Check } from './guarded-commit.ts';
 import { checkTextSizes } from './text-limit.ts';
 
@@ -44,7 +44,7 @@ const FILTER_FIELDS = ['ownerUrn', 'actorUrn'] as const;
 const MAX_TOKEN_ID_CHARS = 512;
 
 export const accessTokenQueries = {
-  listAccessTokens({ input }: { input: ListAccessTokenInput }, { store, tokens, actor }: RequestContext) {
+  listAccessTokens({ input }: { input: ListAccessTokenInput }, { reader, tokens, actor }: QueryContext) {
     const me = corpUserUrn(actor);
     const filters = (input.filters ?? []).map(({ field, value, values }) => {
       if (!(FILTER_FIELDS as readonly string[]).includes(field)) {
@@ -55,7 +55,7 @@ export const accessTokenQueries = {
     });
     // DataHub lets a user list tokens only through a filter on itself, unless it manages all tokens.
     const viewingSelf = filters.some(({ values }) => values.size === 1 && values.has(me));
-    if (!viewingSelf) requirePrivileges(store.catalogue, actor, null, [['MANAGE_ACCESS_TOKENS']]);
+    if (!viewingSelf) requirePrivileges(reader, actor, null, [['MANAGE_ACCESS_TOKENS']]);
     const matching = tokens.list().filter((token) => filters.every(({ field, values }) => values.has(token[field])));
     const start = Math.max(0, input.start ?? 0);
     const page = matching.slice(start, start + Math.max(0, input.count ?? 20));
@@ -64,7 +64,7 @@ export const accessTokenQueries = {
 };
 
 export const accessTokenMutations = {
-  async createAccessToken({ input }: { input: CreateAccessTokenInput }, { store, tokens, actor, limits }: RequestContext) {
+  async createAccessToken({ input }: { input: CreateAccessTokenInput }, { store, tokens, actor, limits }: MutationContext) {
     checkTextSizes(limits, { name: input.name, description: input.description });
     const target = parseUrn(input.actorUrn);
     if (target.entityType !== 'corpuser') throw badRequest(`actorUrn "${shown(input.actorUrn)}" is not a user urn; expected urn:li:corpuser:<name>`);
@@ -84,7 +84,7 @@ export const accessTokenMutations = {
     return { accessToken: issued.token, metadata: metadataView(issued.metadata) };
   },
 
-  async revokeAccessToken({ tokenId }: { tokenId: string }, { store, tokens, actor }: RequestContext): Promise<boolean> {
+  async revokeAccessToken({ tokenId }: { tokenId: string }, { store, tokens, actor }: MutationContext): Promise<boolean> {
     if (tokenId.length > MAX_TOKEN_ID_CHARS) {
       throw badRequest(`no access token with id "${shown(tokenId)}": it is ${tokenId.length} characters long, and ids are at most ${MAX_TOKEN_ID_CHARS}`);
     }

@@ -1,16 +1,24 @@
-// What every resolver receives as graphql-js's contextValue: the store and the acting user.
+// What resolvers receive as graphql-js's contextValue. A query gets a read-only reader and no store, so
+// a query resolver cannot read around what the response cache records; only mutations get the store.
 
 import type { TokenService } from '../auth/tokens.ts';
 import type { Limits } from '../limits.ts';
 import type { AspectReader } from '../store/catalogue.ts';
 import type { Store } from '../store/store.ts';
 
-export interface RequestContext {
-  store: Store;
-  /** What read-only resolvers read through: the catalogue, or a recorder of what the answer depends on. */
-  reader: AspectReader;
+interface BaseContext {
   limits: Limits;
   tokens: TokenService;
   /** The username the request acts as (the token's owner, or `datahub` without auth). */
   actor: string;
+}
+
+/** A query's context: every read goes through `reader`, the catalogue or a recorder of what the answer depends on. */
+export interface QueryContext extends BaseContext {
+  reader: AspectReader;
+}
+
+/** A mutation's context: the store, whose commit() is the only way a change lands. */
+export interface MutationContext extends BaseContext {
+  store: Store;
 }

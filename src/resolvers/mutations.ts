@@ -10,7 +10,7 @@ import type { AspectChange, AspectReader } from '../store/catalogue.ts';
 import { isJsonObject, type JsonObject } from '../store/json.ts';
 import { aspectObject } from '../store/read.ts';
 import { checkedEntityType, corpUserUrn, givenTagUrn, parseDatasetUrn } from '../urn.ts';
-import type { RequestContext } from './context.ts';
+import type { MutationContext } from './context.ts';
 import { editFieldDescription, removeLinkChange, upsertLinks, type NewLink } from './edits.ts';
 import { guardedCommit, privileged, type Access } from './guarded-commit.ts';
 import { checkTextSizes } from './text-limit.ts';
@@ -41,7 +41,7 @@ const EDIT_COLUMN_DOCS: Privilege[][] = [['EDIT_ENTITY'], ['EDIT_DATASET_COL_DES
 const CREATE_TAGS: Privilege[][] = [['CREATE_TAGS'], ['MANAGE_TAGS']];
 
 export const mutations = {
-  async updateDataset({ urn, input }: { urn: string; input: DatasetUpdateInput }, { store, actor, limits }: RequestContext) {
+  async updateDataset({ urn, input }: { urn: string; input: DatasetUpdateInput }, { store, actor, limits }: MutationContext) {
     const key = parseDatasetUrn(urn);
     const { editableProperties, institutionalMemory } = input;
     checkTextSizes(limits, { 'editableProperties.description': editableProperties?.description, 'editableProperties.name': editableProperties?.name });
@@ -65,7 +65,7 @@ export const mutations = {
     return new DatasetView(store.catalogue, urn, key);
   },
 
-  async updateDescription({ input }: { input: DescriptionUpdateInput }, { store, actor, limits }: RequestContext): Promise<boolean> {
+  async updateDescription({ input }: { input: DescriptionUpdateInput }, { store, actor, limits }: MutationContext): Promise<boolean> {
     const { description, resourceUrn, subResourceType, subResource } = input;
     checkTextSizes(limits, { description, subResource });
     const entityType = checkedEntityType(resourceUrn);
@@ -101,7 +101,7 @@ export const mutations = {
     return true;
   },
 
-  async createTag({ input }: { input: CreateTagInput }, { store, actor, limits }: RequestContext): Promise<string> {
+  async createTag({ input }: { input: CreateTagInput }, { store, actor, limits }: MutationContext): Promise<string> {
     checkTextSizes(limits, { name: input.name, description: input.description });
     // DataHub puts the id into the URN as given (its SDK would percent-encode; its resolver does not).
     const urn = givenTagUrn(input.id ?? randomUUID());
@@ -119,7 +119,7 @@ export const mutations = {
     return urn;
   },
 
-  async addLink({ input }: { input: { linkUrl: string; label: string; resourceUrn: string } }, { store, actor, limits }: RequestContext) {
+  async addLink({ input }: { input: { linkUrl: string; label: string; resourceUrn: string } }, { store, actor, limits }: MutationContext) {
     const { linkUrl, label, resourceUrn } = input;
     checkTextSizes(limits, { linkUrl, label });
     expectLinkTarget(resourceUrn);
@@ -130,7 +130,7 @@ export const mutations = {
     return true;
   },
 
-  async removeLink({ input }: { input: { linkUrl: string; resourceUrn: string } }, { store, actor, limits }: RequestContext) {
+  async removeLink({ input }: { input: { linkUrl: string; resourceUrn: string } }, { store, actor, limits }: MutationContext) {
     const { linkUrl, resourceUrn } = input;
     checkTextSizes(limits, { linkUrl });
     expectLinkTarget(resourceUrn);

@@ -4,33 +4,33 @@
 import { platformPrivileges } from '../auth/privileges.ts';
 import { badRequest, shown } from '../errors.ts';
 import { corpUserUrn, parseDatasetUrn, parseUrn } from '../urn.ts';
-import type { RequestContext } from './context.ts';
+import type { QueryContext } from './context.ts';
 import { ContainerView } from './views/container.ts';
 import { DatasetView } from './views/dataset.ts';
 import { CorpUserView } from './views/shared.ts';
 import { TagView } from './views/tag.ts';
 
 export const queries = {
-  dataset({ urn }: { urn: string }, { reader }: RequestContext): DatasetView {
+  dataset({ urn }: { urn: string }, { reader }: QueryContext): DatasetView {
     return new DatasetView(reader, urn, parseDatasetUrn(urn));
   },
 
-  container({ urn }: { urn: string }, { reader }: RequestContext): ContainerView {
+  container({ urn }: { urn: string }, { reader }: QueryContext): ContainerView {
     expectEntityType(urn, 'container');
     return new ContainerView(reader, urn);
   },
 
-  tag({ urn }: { urn: string }, { reader }: RequestContext): TagView {
+  tag({ urn }: { urn: string }, { reader }: QueryContext): TagView {
     expectEntityType(urn, 'tag');
     return new TagView(reader, urn);
   },
 
-  corpUser({ urn }: { urn: string }, { reader }: RequestContext): CorpUserView {
+  corpUser({ urn }: { urn: string }, { reader }: QueryContext): CorpUserView {
     expectEntityType(urn, 'corpuser');
     return new CorpUserView(reader, urn);
   },
 
-  me(_args: unknown, { reader, actor }: RequestContext) {
+  me(_args: unknown, { reader, actor }: QueryContext) {
     const held = platformPrivileges(reader, actor);
     return {
       corpUser: new CorpUserView(reader, corpUserUrn(actor)),

@@ -1,6 +1,6 @@
-// The in-memory catalogue: every entity's aspects, keyed by URN, rebuilt by replaying the log, plus the
-// readers over it (staged changes of a batch, a recording reader). It knows nothing of files, threads,
-// HTTP or GraphQL; it only holds and applies aspect changes.
+// The in-memory catalogue: every entity's aspects, keyed by URN, rebuilt by replaying the log, with the
+// version counters the response cache checks, plus a batch's staged changes over it. It knows nothing of
+// files, threads, HTTP or GraphQL (the cache's recording reader lives with the cache); it holds and applies changes.
 
 import type { JsonValue } from './json.ts';
 import type { AspectChange } from './log-record.ts';
@@ -173,25 +173,5 @@ export class StagedChanges implements AspectReader {
       }
       staged.set(aspect, value);
     }
-  }
-}
-
-/** Reads through to the catalogue and notes every entity read, so an answer knows what it depends on. */
-export class RecordingReader implements AspectReader {
-  readonly #catalogue: Catalogue;
-  readonly touched = new Set<string>();
-
-  constructor(catalogue: Catalogue) {
-    this.#catalogue = catalogue;
-  }
-
-  aspect(urn: string, name: string): JsonValue | undefined {
-    this.touched.add(urn);
-    return this.#catalogue.aspect(urn, name);
-  }
-
-  exists(urn: string): boolean {
-    this.touched.add(urn);
-    return this.#catalogue.exists(urn);
   }
 }
