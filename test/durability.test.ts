@@ -65,10 +65,13 @@ for (const [what, operation, code, partial] of failures) {
 }
 
 writes('fails every mutation of the group whose write failed, and none of the next group', async ({ hub, fs, dataDir }) => {
-  // The first commit's slow fsync lets the next ten arrive meanwhile: they form one group.
-  fs.slowSyncs(60);
+  // The first commit's slow fsync lets the next ten arrive meanwhile: they form one group. The fault is
+  // armed once the first commit has written (not after a guessed delay, which a loaded machine overruns),
+  // and the sync is slow enough for ten requests to arrive on such a machine too.
+  fs.slowSyncs(250);
+  const callsBefore = fs.calls.length;
   const first = hub.gql(createTag('first'));
-  await new Promise((resolve) => setTimeout(resolve, 15));
+  while (!fs.calls.slice(callsBefore).includes('write')) await new Promise((resolve) => setTimeout(resolve, 1));
   fs.fail({ operation: 'write', code: 'EIO', pathIncludes: LOG });
   const group = await Promise.all(Array.from({ length: 10 }, (_, i) => hub.gql(createTag(`group-${i}`))));
   assert.equal((await first).json.data, { createTag: 'urn:li:tag:first' });
