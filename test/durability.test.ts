@@ -71,7 +71,11 @@ writes('fails every mutation of the group whose write failed, and none of the ne
   fs.slowSyncs(250);
   const callsBefore = fs.calls.length;
   const first = hub.gql(createTag('first'));
-  while (!fs.calls.slice(callsBefore).includes('write')) await new Promise((resolve) => setTimeout(resolve, 1));
+  const deadline = Date.now() + 5000;
+  while (!fs.calls.slice(callsBefore).includes('write')) {
+    assert.ok(Date.now() < deadline, 'the first commit reached its write within 5 s');
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
   fs.fail({ operation: 'write', code: 'EIO', pathIncludes: LOG });
   const group = await Promise.all(Array.from({ length: 10 }, (_, i) => hub.gql(createTag(`group-${i}`))));
   assert.equal((await first).json.data, { createTag: 'urn:li:tag:first' });
