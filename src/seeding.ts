@@ -4,11 +4,12 @@
 // The marker is a file beside the log, never a log record, so export and compaction never see it.
 
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { MinihubError, shown } from './errors.ts';
 import type { ParsedFile } from './ingest/datahub-file.ts';
+import { fileText } from './ingest/file-text.ts';
 import { ingestParsed, parseSource, type IngestReport, type IngestSource } from './ingest/ingest.ts';
 import { readTextIfExists, syncDirectory, writeFileDurably } from './store/durable-file.ts';
 import type { Store } from './store/store.ts';
@@ -66,14 +67,8 @@ function refuseOtherSeeds(dataDir: string, unfinished: SeedIdentity[], given: Se
 function fingerprint(source: IngestSource): string {
   const hash = createHash('sha256');
   if (typeof source !== 'string') return hash.update(JSON.stringify(source)).digest('hex');
-  // Read in chunks: a seed file may be far larger than any one buffer should be.
-  const fd = openSync(source, 'r');
-  try {
-    const chunk = Buffer.allocUnsafe(1 << 20);
-    for (let read; (read = readSync(fd, chunk)) > 0; ) hash.update(chunk.subarray(0, read));
-  } finally {
-    closeSync(fd);
-  }
+  // The text ingest reads, through the same bounded reader: a seed may be far larger than any one string.
+  for (const piece of fileText(source)) hash.update(piece);
   return hash.digest('hex');
 }
 
