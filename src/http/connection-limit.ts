@@ -6,7 +6,7 @@ import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'n
 import type { Socket } from 'node:net';
 
 import { closeAfterAnswer } from './body.ts';
-import { HttpError } from './exchange.ts';
+import { HttpError, pathOf } from './exchange.ts';
 import { sendHttpError } from './reply.ts';
 
 /** How long a connection past the limit may take to send its request before it is closed unanswered. */
@@ -40,7 +40,7 @@ export function limitConnections(server: Server, maxConnections: number, listene
       return;
     }
     res.setHeader('Connection', 'close');
-    if ((req.url ?? '').split('?')[0] === '/health') {
+    if (pathOf(req.url ?? '/') === '/health') {
       listener(req, res);
       return;
     }
