@@ -2,7 +2,7 @@
 // parsed JSON body or a GET's query string, type- and size-checked. Throws BAD_REQUEST naming the parameter
 // at fault (the handler answers it 400); it never parses or runs the document.
 
-import { MinihubError } from '../errors.ts';
+import { MinihubError, shown } from '../errors.ts';
 import type { GraphQLParams } from '../graphql/execute-request.ts';
 import type { Limits } from '../limits.ts';
 import { isJsonObject, type JsonObject, type JsonValue } from '../store/json.ts';
@@ -46,7 +46,7 @@ function jsonParameter(name: string, text: string, maxLength: number): JsonValue
   try {
     return JSON.parse(text) as JsonValue;
   } catch (error) {
-    throw new MinihubError('BAD_REQUEST', `"${name}" in the query string is not valid JSON (${(error as Error).message.slice(0, 100)}); expected a JSON object`);
+    throw new MinihubError('BAD_REQUEST', `"${name}" in the query string is not valid JSON (${shown((error as Error).message)}); expected a JSON object`);
   }
 }
 
