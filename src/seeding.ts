@@ -8,9 +8,9 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { MinihubError, shown } from './errors.ts';
-import type { ParsedFile } from './ingest/datahub-file.ts';
-import { fileText } from './ingest/file-text.ts';
-import { ingestParsed, parseSource, type IngestReport, type IngestSource } from './ingest/ingest.ts';
+import type { ParsedFile } from './datahub/datahub-file.ts';
+import { fileText } from './datahub/file-text.ts';
+import { ingestParsed, parseSource, type IngestReport, type IngestSource } from './datahub/ingest.ts';
 import { readTextIfExists, syncDirectory, writeFileDurably } from './store/durable-file.ts';
 import type { Store } from './store/store.ts';
 

@@ -6,7 +6,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
-import type { JsonValue } from '../src/store/json.ts';
+import type { JsonValue } from '../src/aspects/json.ts';
 import { openInProcess, type InProcessHub } from './fixtures/in-process.ts';
 import { BOOTSTRAP, bootstrapAvailable, DATASET_QUERY } from './fixtures/server.ts';
 

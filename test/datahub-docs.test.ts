@@ -4,7 +4,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
-import type { JsonValue } from '../src/store/json.ts';
+import type { JsonValue } from '../src/aspects/json.ts';
 import { DOCS_UPDATE_DATASET } from './fixtures/datahub-docs.ts';
 import { BOOTSTRAP, bootstrapAvailable, startTestServer, type TestServer } from './fixtures/server.ts';
 

@@ -1,4 +1,4 @@
-// Tests for src/ingest/datahub-file.ts: DataHub file-source records (MCEs, MCPs) into aspect upserts,
+// Tests for src/datahub/datahub-file.ts: DataHub file-source records (MCEs, MCPs) into aspect upserts,
 // against small inline records, DataHub's bootstrap_mce.json (if present) and minihub's own sample catalogue.
 
 import { existsSync, readFileSync } from 'node:fs';
@@ -6,12 +6,12 @@ import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { MinihubError } from '../src/errors.ts';
-import { aspectNameOf } from '../src/ingest/aspect-names.ts';
-import { parseDataHubFile } from '../src/ingest/datahub-file.ts';
+import { aspectNameOf } from '../src/datahub/aspect-names.ts';
+import { parseDataHubFile } from '../src/datahub/datahub-file.ts';
 import { checkedEntityType } from '../src/urn.ts';
-import type { IngestedAspect, ParsedFile } from '../src/ingest/datahub-file.ts';
-import { isJsonObject } from '../src/store/json.ts';
-import type { JsonObject, JsonValue } from '../src/store/json.ts';
+import type { IngestedAspect, ParsedFile } from '../src/datahub/datahub-file.ts';
+import { isJsonObject } from '../src/aspects/json.ts';
+import type { JsonObject, JsonValue } from '../src/aspects/json.ts';
 
 const HIVE = 'urn:li:dataset:(urn:li:dataPlatform:hive,fct_users_created,PROD)';
 const P2A = 'com.linkedin.pegasus2avro.';

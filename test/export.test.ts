@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { AspectChange } from '../src/store/catalogue.ts';
-import { mcpFileText } from '../src/store/export.ts';
+import { mcpFileText } from '../src/datahub/export.ts';
 import { Store } from '../src/store/store.ts';
 import { runCli } from './fixtures/cli.ts';
 import { BOOTSTRAP, bootstrapAvailable, SAMPLE, startTestServer, tempDataDir, type TestServer } from './fixtures/server.ts';

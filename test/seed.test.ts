@@ -9,7 +9,7 @@ import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 
 import { startServer, type ServerOptions } from '../src/index.ts';
-import type { JsonValue } from '../src/store/json.ts';
+import type { JsonValue } from '../src/aspects/json.ts';
 import { Store } from '../src/store/store.ts';
 import { SEED_MARKER_FILE } from '../src/seeding.ts';
 import { datasetUrn, writeCatalogueFiles } from './bench/catalogue.ts';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 
 import { Catalogue, LazyValue, StagedChanges } from '../src/store/catalogue.ts';
 import { LOG_FILE, openForAppend, removeInterruptedCompaction, replayFailure } from '../src/store/file-log.ts';
-import type { JsonValue } from '../src/store/json.ts';
+import type { JsonValue } from '../src/aspects/json.ts';
 import { BadLine, readRecords } from '../src/store/log-lines.ts';
 import { parseLogRecord, type LogRecord } from '../src/store/log-record.ts';
 import { replayOnOneThread } from '../src/store/replay.ts';

@@ -259,7 +259,7 @@ idempotent('writes nothing when the same file is ingested again', async () => {
   const first = await startTestServer({ dataDir, seed: [SAMPLE] });
   const written = first.seeded[0]?.written ?? 0;
   assert.ok(written > 0);
-  const { ingest } = await import('../src/ingest/ingest.ts');
+  const { ingest } = await import('../src/datahub/ingest.ts');
   const again = await ingest(first.store, SAMPLE, 'urn:li:corpuser:datahub');
   assert.is(again.written, 0);
   assert.is(again.unchanged, written);

@@ -8,11 +8,11 @@ import * as assert from 'uvu/assert';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { parseDataHubFile, parseDataHubPieces } from '../src/ingest/datahub-file.ts';
-import { fileText } from '../src/ingest/file-text.ts';
-import { ingest, parsedChanges } from '../src/ingest/ingest.ts';
-import { JsonSplitter } from '../src/ingest/json-splitter.ts';
-import { exportedRecords, mcpFileText, writeMcpFile } from '../src/store/export.ts';
+import { parseDataHubFile, parseDataHubPieces } from '../src/datahub/datahub-file.ts';
+import { fileText } from '../src/datahub/file-text.ts';
+import { ingest, parsedChanges } from '../src/datahub/ingest.ts';
+import { JsonSplitter } from '../src/datahub/json-splitter.ts';
+import { exportedRecords, mcpFileText, writeMcpFile } from '../src/datahub/export.ts';
 import { nodeLogFileSystem, type LogFileSystem } from '../src/store/log-fs.ts';
 import type { LogRecord } from '../src/store/log-record.ts';
 import { Store } from '../src/store/store.ts';

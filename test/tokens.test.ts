@@ -5,7 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
 import { addUserChanges } from '../src/auth/users.ts';
-import { ingest } from '../src/ingest/ingest.ts';
+import { ingest } from '../src/datahub/ingest.ts';
 import { SAMPLE, startTestServer, type TestServer } from './fixtures/server.ts';
 
 const CREATE = `mutation c($input: CreateAccessTokenInput!) {

@@ -3,7 +3,7 @@
 
 import { MinihubError } from '../errors.ts';
 import type { AspectReader } from '../store/catalogue.ts';
-import { aspectObject, objects, strings } from '../store/read.ts';
+import { aspectObject, objects, strings } from '../aspects/read.ts';
 import { corpUserUrn } from '../urn.ts';
 
 export type Privilege =

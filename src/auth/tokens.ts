@@ -6,8 +6,8 @@ import { createHmac, randomUUID } from 'node:crypto';
 
 import { AuthenticationError, badRequest, shown } from '../errors.ts';
 import type { AspectReader, Catalogue } from '../store/catalogue.ts';
-import { isJsonObject, type JsonObject } from '../store/json.ts';
-import { num, str } from '../store/read.ts';
+import { isJsonObject, type JsonObject } from '../aspects/json.ts';
+import { num, str } from '../aspects/read.ts';
 import type { ChangeBuilder, Store } from '../store/store.ts';
 import { corpUserUrn } from '../urn.ts';
 import { signJwt, verifyJwt, TOKEN_ISSUER, type TokenClaims } from './jwt.ts';

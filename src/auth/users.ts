@@ -3,7 +3,7 @@
 
 import { badRequest } from '../errors.ts';
 import type { AspectChange, AspectReader, Catalogue } from '../store/catalogue.ts';
-import { aspectObject, bool, str, urnId } from '../store/read.ts';
+import { aspectObject, bool, str, urnId } from '../aspects/read.ts';
 import { corpUserUrn } from '../urn.ts';
 import { ROLE_ASPECT, ROOT_USER, roleOf, roleUrn, ROLES, type Role } from './privileges.ts';
 

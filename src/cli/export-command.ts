@@ -9,7 +9,7 @@ import { basename, dirname, join } from 'node:path';
 
 import { MinihubError } from '../errors.ts';
 import type { ChunkSink } from '../store/chunked-writer.ts';
-import { exportedRecords, writeMcpFile, type McpRecord } from '../store/export.ts';
+import { exportedRecords, writeMcpFile, type McpRecord } from '../datahub/export.ts';
 import { LOG_FILE } from '../store/file-log.ts';
 import { EXPORT_HELP } from './help.ts';
 import { plural } from './report.ts';

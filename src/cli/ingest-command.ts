@@ -4,7 +4,7 @@ import { statSync } from 'node:fs';
 
 import { ROOT_USER } from '../auth/users.ts';
 import { MinihubError } from '../errors.ts';
-import { ingest } from '../ingest/ingest.ts';
+import { ingest } from '../datahub/ingest.ts';
 import { corpUserUrn } from '../urn.ts';
 import { INGEST_HELP } from './help.ts';
 import { dataDirOf, parse } from './options.ts';

@@ -1,7 +1,7 @@
 // Progress lines for a long `minihub ingest`: at most one a second, on stderr, so stdout keeps only
 // the summaries a script may read. Files under PROGRESS_MIN_BYTES finish too soon to need any.
 
-import type { IngestProgress } from '../ingest/ingest.ts';
+import type { IngestProgress } from '../datahub/ingest.ts';
 
 export const PROGRESS_MIN_BYTES = 5 * 1024 * 1024;
 const INTERVAL_MS = 1000;

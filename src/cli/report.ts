@@ -1,6 +1,6 @@
 // One-line summaries of ingest reports, shared by `serve --seed` and `ingest`, and counted nouns.
 
-import type { IngestReport } from '../ingest/ingest.ts';
+import type { IngestReport } from '../datahub/ingest.ts';
 
 export function describeReport(report: IngestReport): string {
   const entities = Object.entries(report.entities)

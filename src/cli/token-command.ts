@@ -5,7 +5,7 @@ import { loadSigningKey } from '../auth/signing-key.ts';
 import { listTokens, TokenService, type TokenMetadata } from '../auth/tokens.ts';
 import { ROOT_USER } from '../auth/users.ts';
 import { MinihubError } from '../errors.ts';
-import { urnId } from '../store/read.ts';
+import { urnId } from '../aspects/read.ts';
 import { corpUserUrn } from '../urn.ts';
 import { TOKEN_HELP } from './help.ts';
 import { dataDirOf, parse, parseLifetime, quoted, refuseFlagsOutside } from './options.ts';

@@ -8,7 +8,7 @@ import type { Limits } from '../limits.ts';
 import { rootValue } from '../resolvers/root.ts';
 import type { MutationContext, QueryContext } from '../resolvers/context.ts';
 import type { AspectReader, Catalogue } from '../store/catalogue.ts';
-import type { JsonObject } from '../store/json.ts';
+import type { JsonObject } from '../aspects/json.ts';
 import { costRule } from './cost-rule.ts';
 import { DocumentCache } from './document-cache.ts';
 import { formatError, type ErrorEntry, type ErrorPhase } from './format-error.ts';

@@ -9,7 +9,7 @@ import { getOperationAST, Kind, type DocumentNode } from 'graphql';
 import type { TokenService } from '../auth/tokens.ts';
 import type { Limits } from '../limits.ts';
 import type { AspectReader, Catalogue } from '../store/catalogue.ts';
-import type { JsonValue } from '../store/json.ts';
+import type { JsonValue } from '../aspects/json.ts';
 import type { Store } from '../store/store.ts';
 import { GraphQLExecutor, type ExecutionOutcome, type GraphQLParams, type ReadWatch } from './execute-request.ts';
 import { Lru } from './lru.ts';

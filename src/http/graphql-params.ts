@@ -5,7 +5,7 @@
 import { MinihubError, shown } from '../errors.ts';
 import type { GraphQLParams } from '../graphql/execute-request.ts';
 import type { Limits } from '../limits.ts';
-import { isJsonObject, type JsonObject, type JsonValue } from '../store/json.ts';
+import { isJsonObject, type JsonObject, type JsonValue } from '../aspects/json.ts';
 
 /** Reads {query, variables?, operationName?} from a parsed JSON body; throws BAD_REQUEST naming the problem. */
 export function readGraphQLParams(body: unknown, limits: Pick<Limits, 'maxQueryLength' | 'maxVariablesDepth'>): GraphQLParams {

@@ -5,7 +5,7 @@
 import { platformPrivileges, requirePrivileges, UNAUTHORIZED_MESSAGE } from '../auth/privileges.ts';
 import type { TokenMetadata, TokenService } from '../auth/tokens.ts';
 import { badRequest, MinihubError, shown } from '../errors.ts';
-import { urnId } from '../store/read.ts';
+import { urnId } from '../aspects/read.ts';
 import type { AspectReader } from '../store/catalogue.ts';
 import { corpUserUrn, parseUrn } from '../urn.ts';
 import type { MutationContext, QueryContext } from './context.ts';

@@ -3,8 +3,8 @@
 
 import { badRequest, shown } from '../errors.ts';
 import type { AspectChange, AspectReader } from '../store/catalogue.ts';
-import { isJsonObject, type JsonObject } from '../store/json.ts';
-import { aspectObject, objects } from '../store/read.ts';
+import { isJsonObject, type JsonObject } from '../aspects/json.ts';
+import { aspectObject, objects } from '../aspects/read.ts';
 import { parseUrn } from '../urn.ts';
 
 export interface NewLink {

@@ -2,7 +2,7 @@
 // version counters the response cache checks, plus a batch's staged changes over it. It knows nothing of
 // files, threads, HTTP or GraphQL (the cache's recording reader lives with the cache); it holds and applies changes.
 
-import type { JsonValue } from './json.ts';
+import type { JsonValue } from '../aspects/json.ts';
 import type { AspectChange } from './log-record.ts';
 
 // Defined with the log's record format; re-exported because every reader of the catalogue meets it here.

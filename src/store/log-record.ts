@@ -1,7 +1,7 @@
 // The shape of one line of the append-only log, and its validation when read back.
 // Pure: no file access; the file log decides what to do with a line that fails here.
 
-import { isJsonObject, type JsonValue } from './json.ts';
+import { isJsonObject, type JsonValue } from '../aspects/json.ts';
 
 /** One aspect upsert (or removal, when `value` is null) of one entity: the unit every log record lists. */
 export interface AspectChange {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 
 import { MinihubError } from '../errors.ts';
 import { Catalogue, StagedChanges, type AspectChange, type AspectReader } from './catalogue.ts';
-import { exportCatalogue, type McpRecord } from './export.ts';
+import { exportCatalogue, type McpRecord } from '../datahub/export.ts';
 import { parallelReplay } from './fast-start/parallel-replay.ts';
 import { CompactedButBroken, LOG_FILE, lockDataDirectory, MemoryLog, openForAppend, removeInterruptedCompaction, replayFailure, writeFailure, type LogStorage } from './file-log.ts';
 import { nodeLogFileSystem } from './log-fs.ts';

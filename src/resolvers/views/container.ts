@@ -2,7 +2,7 @@
 // the edit layer alone, and the parent container; a shell with exists: false when unknown.
 
 import type { AspectReader } from '../../store/catalogue.ts';
-import { aspectObject, str, urnId } from '../../store/read.ts';
+import { aspectObject, str, urnId } from '../../aspects/read.ts';
 import { currentDescription } from './description.ts';
 import { DataPlatformView } from './platform.ts';
 import { customProperties, institutionalMemoryView, ownershipView, subTypesView } from './shared.ts';

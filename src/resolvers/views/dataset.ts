@@ -2,9 +2,9 @@
 // descriptions (description.ts: latest edit, else ingested); the edit layer stays readable.
 
 import type { AspectReader } from '../../store/catalogue.ts';
-import type { JsonObject } from '../../store/json.ts';
+import type { JsonObject } from '../../aspects/json.ts';
 import type { DatasetKey } from '../../urn.ts';
-import { aspectObject, bool, num, obj, objects, str, strings } from '../../store/read.ts';
+import { aspectObject, bool, num, obj, objects, str, strings } from '../../aspects/read.ts';
 import { ContainerView } from './container.ts';
 import { currentDescription } from './description.ts';
 import { SchemaFieldView } from './schema-field.ts';

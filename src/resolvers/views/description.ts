@@ -1,8 +1,8 @@
 // The specification's rule 5 ("after a write, a read returns the new description"), written once:
 // every view that answers a current description asks this; none picks between edit and ingest itself.
 
-import type { JsonObject } from '../../store/json.ts';
-import { str } from '../../store/read.ts';
+import type { JsonObject } from '../../aspects/json.ts';
+import { str } from '../../aspects/read.ts';
 
 /**
  * The current description of an entity or a column: the latest edit (the editable aspect's text), else

@@ -1,7 +1,7 @@
 // The DataPlatform view: the platform named in a URN, with dataPlatformInfo when it was ingested.
 
 import type { AspectReader } from '../../store/catalogue.ts';
-import { aspectObject, str, urnId } from '../../store/read.ts';
+import { aspectObject, str, urnId } from '../../aspects/read.ts';
 
 const PLATFORM_TYPES = new Set([
   'FILE_SYSTEM', 'KEY_VALUE_STORE', 'MESSAGE_BROKER', 'OBJECT_STORE', 'OLAP_DATASTORE',

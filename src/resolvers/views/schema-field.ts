@@ -2,8 +2,8 @@
 // for what it selects; `description` is the current one (description.ts: the edit, else ingested).
 
 import type { AspectReader } from '../../store/catalogue.ts';
-import type { JsonObject } from '../../store/json.ts';
-import { bool, obj, str } from '../../store/read.ts';
+import type { JsonObject } from '../../aspects/json.ts';
+import { bool, obj, str } from '../../aspects/read.ts';
 import { currentDescription } from './description.ts';
 import { globalTagsView } from './tag.ts';
 

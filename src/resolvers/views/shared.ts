@@ -3,8 +3,8 @@
 
 import { userExists } from '../../auth/users.ts';
 import type { AspectReader } from '../../store/catalogue.ts';
-import type { JsonObject } from '../../store/json.ts';
-import { aspectObject, bool, num, obj, objects, str, strings, urnId } from '../../store/read.ts';
+import type { JsonObject } from '../../aspects/json.ts';
+import { aspectObject, bool, num, obj, objects, str, strings, urnId } from '../../aspects/read.ts';
 
 export interface AuditStampView {
   time: number;

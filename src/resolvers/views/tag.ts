@@ -2,8 +2,8 @@
 // GlobalTags view of the entities that carry tags, which hands out Tag views.
 
 import type { AspectReader } from '../../store/catalogue.ts';
-import type { JsonObject } from '../../store/json.ts';
-import { aspectObject, objects, str, urnId } from '../../store/read.ts';
+import type { JsonObject } from '../../aspects/json.ts';
+import { aspectObject, objects, str, urnId } from '../../aspects/read.ts';
 import { ownershipView } from './shared.ts';
 
 export class TagView {

@@ -2,7 +2,7 @@
 // until one is read, and then the whole line is parsed once. It holds text; it never parses on its own.
 
 import { LazyValue, type StoredValue } from '../catalogue.ts';
-import type { JsonValue } from '../json.ts';
+import type { JsonValue } from '../../aspects/json.ts';
 import { parseLogRecord, type LogRecord } from '../log-record.ts';
 import type { ReplaySink } from '../replay.ts';
 

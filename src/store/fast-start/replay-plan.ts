@@ -3,7 +3,7 @@
 // Pure data and its two ends (built in the replay worker, read by the catalogue); no threads, no files.
 
 import type { StoredValue } from '../catalogue.ts';
-import type { JsonValue } from '../json.ts';
+import type { JsonValue } from '../../aspects/json.ts';
 import type { AspectChange } from '../log-record.ts';
 import { DEFERRED_LINE_CHARS, DeferredValue, ReplayedLine } from './lazy-lines.ts';
 

@@ -3,8 +3,8 @@
 // returned as rejections, only an unreadable file throws.
 
 import { badRequest, MinihubError, shown } from '../errors.ts';
-import { isJsonObject } from '../store/json.ts';
-import type { JsonObject, JsonValue } from '../store/json.ts';
+import { isJsonObject } from '../aspects/json.ts';
+import type { JsonObject, JsonValue } from '../aspects/json.ts';
 import { checkedEntityType } from '../urn.ts';
 import { aspectNameOf, normaliseTypeName } from './aspect-names.ts';
 import { readRecords, type RawRecord, type TextPieces } from './read-records.ts';

@@ -2,7 +2,7 @@
 // casts or re-checks shapes by hand. They never throw on odd data: a field of the wrong type reads as absent.
 
 import { isJsonObject, type JsonObject, type JsonValue } from './json.ts';
-import type { AspectReader } from './catalogue.ts';
+import type { AspectReader } from '../store/catalogue.ts';
 
 export function aspectObject(reader: AspectReader, urn: string, name: string): JsonObject | null {
   const value = reader.aspect(urn, name);

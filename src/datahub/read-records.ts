@@ -3,7 +3,7 @@
 // larger than V8's string cap reads like any other. It parses JSON; it does not interpret records.
 
 import { badRequest } from '../errors.ts';
-import type { JsonValue } from '../store/json.ts';
+import type { JsonValue } from '../aspects/json.ts';
 import { JsonSplitter, NotJson } from './json-splitter.ts';
 
 /** One record of the file, or why it could not be read. `record` is 1-based: the array index + 1, or the line number. */

@@ -3,9 +3,9 @@
 // the caller owns (the CLI's file or stdout), chunk by chunk.
 
 import { parseUrn } from '../urn.ts';
-import { ChunkedWriter, type ChunkSink } from './chunked-writer.ts';
-import type { Catalogue } from './catalogue.ts';
-import type { JsonValue } from './json.ts';
+import { ChunkedWriter, type ChunkSink } from '../store/chunked-writer.ts';
+import type { Catalogue } from '../store/catalogue.ts';
+import type { JsonValue } from '../aspects/json.ts';
 
 /**
  * One MetadataChangeProposal in the `{"json": …}` form DataHub's file sink writes (and its file source reads).

@@ -2,7 +2,7 @@
 // INGEST_BATCH_ASPECTS aspects), so ingesting the same file twice writes nothing the second time.
 
 import type { AspectChange } from '../store/catalogue.ts';
-import type { JsonValue } from '../store/json.ts';
+import type { JsonValue } from '../aspects/json.ts';
 import type { Store } from '../store/store.ts';
 import { parseDataHubFile, parseDataHubPieces, type ParsedFile, type RejectedRecord } from './datahub-file.ts';
 import { fileText } from './file-text.ts';
