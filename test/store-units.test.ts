@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { join } from 'node:path';
 
 import { Catalogue, LazyValue, StagedChanges } from '../src/store/catalogue.ts';
+import { CommitQueue, type PendingCommit } from '../src/store/commit-queue.ts';
 import { LOG_FILE, openForAppend, removeInterruptedCompaction, replayFailure } from '../src/store/file-log.ts';
 import type { JsonValue } from '../src/aspects/json.ts';
 import { BadLine, readRecords } from '../src/store/log-lines.ts';
@@ -331,6 +332,43 @@ queue('resetTo runs after the commits queued before it, and only in memory', asy
   const { store: durable } = await memoryStore();
   assert.match((await rejection(durable.resetTo([]))).message, /refusing to reset the persistent store/);
   await durable.close();
+});
+
+queue('commits that arrive together leave the queue as one batch, in arrival order', async () => {
+  const batches: string[][] = [];
+  const commits = new CommitQueue({
+    async runBatch(batch: PendingCommit[]) {
+      batches.push(batch.map(({ op }) => op));
+      for (const commit of batch) commit.resolve([]);
+    },
+    maintenanceDue: () => null,
+  });
+  await Promise.all(['a', 'b', 'c'].map((op) => commits.commit(op, ACTOR, () => [])));
+  await commits.commit('d', ACTOR, () => []);
+  assert.equal(batches, [['a', 'b', 'c'], ['d']]);
+});
+
+queue('a job runs after exactly the commits queued before it, and maintenance only after a batch that ran no job', async () => {
+  const order: string[] = [];
+  let due = true;
+  const commits = new CommitQueue({
+    async runBatch(batch: PendingCommit[]) {
+      for (const commit of batch) {
+        order.push(commit.op);
+        commit.resolve([]);
+      }
+    },
+    maintenanceDue: () => {
+      if (!due) return null;
+      due = false;
+      return async () => void order.push('maintenance');
+    },
+  });
+  const done = [commits.commit('first', ACTOR, () => []), commits.schedule(async () => void order.push('job')), commits.commit('second', ACTOR, () => [])];
+  await Promise.all(done);
+  await commits.close();
+  assert.equal(order, ['first', 'job', 'second', 'maintenance']);
+  assert.match((await rejection(commits.commit('late', ACTOR, () => []))).message, /shutting down/);
 });
 
 queue.run();

@@ -1,9 +1,11 @@
-// The store: the in-memory catalogue plus the log that makes it durable, and the commit queue that
-// orders every change and every compaction. Changes reach the catalogue only through commit().
+// The store: the in-memory catalogue plus the log that makes it durable. Store.open tells how it is
+// opened; a commit is built, appended and applied here, in the order commit-queue.ts gives; compaction
+// rewrites the log. Changes reach the catalogue only through commit().
 
 import { join } from 'node:path';
 
 import { MinihubError } from '../errors.ts';
+import { CommitQueue, type PendingCommit } from './commit-queue.ts';
 import { Catalogue, StagedChanges, type AspectChange, type AspectReader } from './catalogue.ts';
 import { exportCatalogue, type McpRecord } from '../datahub/export.ts';
 import { parallelReplay } from './fast-start/parallel-replay.ts';
@@ -21,14 +23,6 @@ export const COMPACT_RATIO = 4;
 export const COMPACT_MIN_BYTES = 1024 * 1024;
 
 const COMPACTION_ACTOR = 'urn:li:corpuser:datahub';
-// How many turns of the event loop a commit batch waits at most for the writers of the one before.
-const LINGER_TURNS = 8;
-
-/** Maintenance (compaction, reset) that must run after the first `after` queued commits. */
-interface Job {
-  after: number;
-  run: () => Promise<void>;
-}
 
 /** What the private constructor is given: the catalogue, its open log and what replaying it found. */
 interface OpenedStore {
@@ -36,14 +30,6 @@ interface OpenedStore {
   log: LogStorage;
   replayed: Pick<Replayed, 'records' | 'lastSeq' | 'inWorker'>;
   options: StoreOptions;
-}
-
-interface PendingCommit {
-  op: string;
-  actor: string;
-  build: ChangeBuilder;
-  resolve: (changes: AspectChange[]) => void;
-  reject: (error: unknown) => void;
 }
 
 /**
@@ -60,11 +46,10 @@ export class Store {
   readonly #warn: (message: string) => void;
   #nextSeq: number;
   #recordCount: number;
-  #queue: PendingCommit[] = [];
-  // Maintenance (compaction, reset) runs between commit batches, never inside one.
-  #jobs: Job[] = [];
-  #flushing: Promise<void> | null = null;
-  #closed = false;
+  readonly #commits = new CommitQueue({
+    runBatch: (batch) => this.#commitBatch(batch),
+    maintenanceDue: () => this.#compactionDue(),
+  });
   /** Whether opening replayed part of a large log on a worker thread. */
   readonly replayedInWorker: boolean;
   // The log size at which to measure the live state again and maybe compact.
@@ -128,16 +113,12 @@ export class Store {
    * once that record is durable and applied. An empty change list writes nothing.
    */
   commit(op: string, actor: string, build: ChangeBuilder): Promise<AspectChange[]> {
-    if (this.#closed) return Promise.reject(new MinihubError('SERVER_ERROR', CLOSED));
-    return new Promise((resolve, reject) => {
-      this.#queue.push({ op, actor, build, resolve, reject });
-      this.#flushing ??= this.#flush();
-    });
+    return this.#commits.commit(op, actor, build);
   }
 
   /** Rewrites the log as the current state, one record per entity, between two commit batches. */
   compact(): Promise<CompactionReport> {
-    return this.#schedule(() => this.#runCompaction());
+    return this.#commits.schedule(() => this.#runCompaction());
   }
 
   /**
@@ -156,7 +137,7 @@ export class Store {
     if (this.#log.location !== 'memory') {
       return Promise.reject(new MinihubError('BAD_REQUEST', `refusing to reset the persistent store at ${this.#log.location}`));
     }
-    return this.#schedule(async () => {
+    return this.#commits.schedule(async () => {
       this.catalogue.clear();
       this.catalogue.apply(changes);
     });
@@ -164,49 +145,13 @@ export class Store {
 
   /** Waits for queued commits to be durable, then releases the log. */
   async close(): Promise<void> {
-    this.#closed = true;
-    await this.#flushing;
+    await this.#commits.close();
     await this.#log.close();
-  }
-
-  #schedule<T>(job: () => Promise<T>): Promise<T> {
-    if (this.#closed) return Promise.reject(new MinihubError('SERVER_ERROR', CLOSED));
-    return new Promise((resolve, reject) => {
-      this.#jobs.push({ after: this.#queue.length, run: () => job().then(resolve, reject) });
-      this.#flushing ??= this.#flush();
-    });
-  }
-
-  async #flush(): Promise<void> {
-    // Yield once before each batch: writers whose previous commit just resolved get to queue their
-    // next one, so batches stay large under load (one fsync for all of them).
-    await yieldToIo();
-    while (this.#queue.length > 0 || this.#jobs.length > 0) {
-      // A job runs after exactly the commits queued before it was asked for, and before any later one.
-      const limit = this.#jobs[0]?.after ?? this.#queue.length;
-      if (limit > 0) await this.#commitBatch(limit);
-      // The writers just answered and those already waiting are the writers active now; give the first
-      // a few turns of the event loop to send their next commit, so all share one sync. Without it,
-      // 32 writers settle into two alternating half-batches, and a sync per batch costs CPU (see
-      // test/bench/NOTES.md).
-      const active = limit + this.#queue.length;
-      await yieldToIo();
-      for (let turn = 0; turn < LINGER_TURNS && this.#queue.length < active && this.#jobs.length === 0 && !this.#closed; turn++) await yieldToIo();
-      let ran = 0;
-      while (this.#jobs[0]?.after === 0) {
-        await (this.#jobs.shift() as Job).run();
-        ran++;
-      }
-      if (ran === 0 && this.#autoCompact && this.#log.size >= this.#nextCompactionCheck) this.#considerCompaction();
-    }
-    this.#flushing = null;
   }
 
   // Group commit: every commit that arrived while the previous batch was being synced forms the
   // next batch, so one fsync covers them all and the log order is the order builds ran in.
-  async #commitBatch(limit: number): Promise<void> {
-    const batch = this.#queue.splice(0, limit);
-    for (const job of this.#jobs) job.after -= batch.length;
+  async #commitBatch(batch: PendingCommit[]): Promise<void> {
     const staged = new StagedChanges(this.catalogue);
     const accepted: { commit: PendingCommit; record: LogRecord | null }[] = [];
     for (const commit of batch) {
@@ -269,24 +214,17 @@ export class Store {
 
   // Measuring the live state costs a pass over it, so it happens only when the log has grown past the
   // last estimate; the next check waits until the log could again be COMPACT_RATIO times the state.
-  #considerCompaction(): void {
+  #compactionDue(): (() => Promise<void>) | null {
+    if (!this.#autoCompact || this.#log.size < this.#nextCompactionCheck) return null;
     const liveBytes = this.catalogue.estimateLogBytes();
-    if (this.#log.size >= COMPACT_RATIO * liveBytes) {
-      this.#jobs.push({
-        after: this.#queue.length,
-        run: () =>
-          this.#runCompaction().then(
-            ({ bytesBefore, bytesAfter }) => this.#warn(`compacted ${this.#log.location}: ${bytesBefore} → ${bytesAfter} bytes`),
-            (error: unknown) => this.#warn(`automatic ${(error as Error).message}`),
-          ),
-      });
+    if (this.#log.size < COMPACT_RATIO * liveBytes) {
+      this.#nextCompactionCheck = Math.max(COMPACT_MIN_BYTES, COMPACT_RATIO * liveBytes);
+      return null;
     }
-    else this.#nextCompactionCheck = Math.max(COMPACT_MIN_BYTES, COMPACT_RATIO * liveBytes);
+    return () =>
+      this.#runCompaction().then(
+        ({ bytesBefore, bytesAfter }) => this.#warn(`compacted ${this.#log.location}: ${bytesBefore} → ${bytesAfter} bytes`),
+        (error: unknown) => this.#warn(`automatic ${(error as Error).message}`),
+      );
   }
-}
-
-const CLOSED = 'The change was not saved: minihub is shutting down.';
-
-function yieldToIo(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
 }

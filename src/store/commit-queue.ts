@@ -1,0 +1,103 @@
+// The order of everything that changes the store: commits wait in one queue and leave it in batches
+// (group commit), and maintenance jobs (compaction, reset) run between two batches, never inside one.
+// It never builds, writes or applies a change itself: the store is given each batch to do that.
+
+import { MinihubError } from '../errors.ts';
+import type { AspectChange } from './catalogue.ts';
+import type { ChangeBuilder } from './store-options.ts';
+
+/** One commit waiting for its batch: what it changes, and how to answer whoever asked. */
+export interface PendingCommit {
+  op: string;
+  actor: string;
+  build: ChangeBuilder;
+  resolve: (changes: AspectChange[]) => void;
+  reject: (error: unknown) => void;
+}
+
+/** What the queue hands its batches to. */
+export interface BatchRunner {
+  /** Builds, appends and applies the batch's commits, answering each one; never throws. */
+  runBatch(batch: PendingCommit[]): Promise<void>;
+  /** Asked after a batch that ran no job: maintenance due now, or null. */
+  maintenanceDue(): (() => Promise<void>) | null;
+}
+
+/** A job that must run after exactly the first `after` queued commits. */
+interface Job {
+  after: number;
+  run: () => Promise<void>;
+}
+
+// How many turns of the event loop a batch waits at most for the writers of the one before.
+const LINGER_TURNS = 8;
+const CLOSED = 'The change was not saved: minihub is shutting down.';
+
+export class CommitQueue {
+  readonly #runner: BatchRunner;
+  #queue: PendingCommit[] = [];
+  #jobs: Job[] = [];
+  #flushing: Promise<void> | null = null;
+  #closed = false;
+
+  constructor(runner: BatchRunner) {
+    this.#runner = runner;
+  }
+
+  /** Queues a commit behind every earlier one; resolves with its changes once they are durable and applied. */
+  commit(op: string, actor: string, build: ChangeBuilder): Promise<AspectChange[]> {
+    if (this.#closed) return Promise.reject(new MinihubError('SERVER_ERROR', CLOSED));
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ op, actor, build, resolve, reject });
+      this.#flushing ??= this.#flush();
+    });
+  }
+
+  /** Runs `job` after the commits queued so far and before any later one. */
+  schedule<T>(job: () => Promise<T>): Promise<T> {
+    if (this.#closed) return Promise.reject(new MinihubError('SERVER_ERROR', CLOSED));
+    return new Promise((resolve, reject) => {
+      this.#jobs.push({ after: this.#queue.length, run: () => job().then(resolve, reject) });
+      this.#flushing ??= this.#flush();
+    });
+  }
+
+  /** Refuses new work and resolves once everything queued has run. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#flushing;
+  }
+
+  async #flush(): Promise<void> {
+    // Yield once before each batch: writers whose previous commit just resolved get to queue their
+    // next one, so batches stay large under load (one fsync for all of them).
+    await yieldToIo();
+    while (this.#queue.length > 0 || this.#jobs.length > 0) {
+      const limit = this.#jobs[0]?.after ?? this.#queue.length;
+      if (limit > 0) {
+        const batch = this.#queue.splice(0, limit);
+        for (const job of this.#jobs) job.after -= batch.length;
+        await this.#runner.runBatch(batch);
+      }
+      // The writers just answered and those already waiting are the writers active now; give the first
+      // a few turns of the event loop to send their next commit, so all share one sync. Without it,
+      // 32 writers settle into two alternating half-batches, and a sync per batch costs CPU (see
+      // test/bench/NOTES.md).
+      const active = limit + this.#queue.length;
+      await yieldToIo();
+      for (let turn = 0; turn < LINGER_TURNS && this.#queue.length < active && this.#jobs.length === 0 && !this.#closed; turn++) await yieldToIo();
+      let ran = 0;
+      while (this.#jobs[0]?.after === 0) {
+        await (this.#jobs.shift() as Job).run();
+        ran++;
+      }
+      const due = ran === 0 ? this.#runner.maintenanceDue() : null;
+      if (due !== null) this.#jobs.push({ after: this.#queue.length, run: due });
+    }
+    this.#flushing = null;
+  }
+}
+
+function yieldToIo(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
