@@ -11,7 +11,11 @@ export const DEFAULT_DATA_DIR = 'data';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
-export function parse<T extends Options>(args: string[], options: T, allowPositionals: boolean) {
+// Written out because the inferred type names one node:util does not export, which the declaration
+// file `npm run build` emits for every module could not spell.
+type Parsed<T extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: boolean; strict: true }>>;
+
+export function parse<T extends Options>(args: string[], options: T, allowPositionals: boolean): Parsed<T> {
   try {
     return parseArgs({ args, options, allowPositionals, strict: true });
   } catch (error) {
