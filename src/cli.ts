@@ -1,25 +1,25 @@
 // The minihub command line: dispatches to a command, prints errors as one line and sets the exit
 // code. The only module that prints for the user or exits; everything below it throws.
+// A command's module is loaded only when that command runs: help and --version load none, and only
+// serve loads graphql-js and the HTTP server (test/cli-startup.test.ts holds the others to that).
 
 import './cli/production-mode.ts';
 import { MinihubError } from './errors.ts';
 import { debugDetail, describeFailure } from './cli/failure.ts';
 import { MAIN_HELP } from './cli/help.ts';
-import { compactCommand } from './cli/compact-command.ts';
-import { exportCommand } from './cli/export-command.ts';
-import { ingestCommand } from './cli/ingest-command.ts';
-import { serve } from './cli/serve.ts';
-import { tokenCommand } from './cli/token-command.ts';
-import { userCommand } from './cli/user-command.ts';
 import { VERSION } from './version.ts';
 
-const COMMANDS: Record<string, (args: string[], env: NodeJS.ProcessEnv) => Promise<number | 'running'>> = {
-  serve,
-  ingest: ingestCommand,
-  export: exportCommand,
-  token: tokenCommand,
-  user: userCommand,
-  compact: compactCommand,
+type Command = (args: string[], env: NodeJS.ProcessEnv) => Promise<number | 'running'>;
+
+// In the order the unknown-command message lists them. The import paths are literals so the build
+// rewrites them to .js like any static import.
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import('./cli/serve.ts')).serve,
+  ingest: async () => (await import('./cli/ingest-command.ts')).ingestCommand,
+  export: async () => (await import('./cli/export-command.ts')).exportCommand,
+  token: async () => (await import('./cli/token-command.ts')).tokenCommand,
+  user: async () => (await import('./cli/user-command.ts')).userCommand,
+  compact: async () => (await import('./cli/compact-command.ts')).compactCommand,
 };
 
 async function main(argv: string[]): Promise<number | 'running'> {
@@ -32,10 +32,11 @@ async function main(argv: string[]): Promise<number | 'running'> {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  const run = COMMANDS[command];
-  if (run === undefined) {
+  const load = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (load === undefined) {
     throw new MinihubError('USAGE', `unknown command "${command}"; expected one of ${Object.keys(COMMANDS).join(', ')}`);
   }
+  const run = await load();
   return run(args, process.env);
 }
 

@@ -1,0 +1,104 @@
+// The command line loads only what the command it runs needs: help and --version load no command,
+// and no command but serve loads graphql-js or the HTTP layer. Each CLI child runs under a module
+// resolve hook that writes down every module it loads; the test reads that list.
+
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+// Not fixtures/server.ts: it loads the whole server into this process, which needs none of it.
+import { runCli, type CliResult } from './fixtures/cli.ts';
+
+const SAMPLE = fileURLToPath(new URL('../data/sample-catalogue.json', import.meta.url));
+
+// Registered through NODE_OPTIONS, before tsx's hook, so it sees what tsx resolves too. The hook itself
+// runs on the loader thread, which shares the environment.
+const HOOK = `
+import { register } from 'node:module';
+register('data:text/javascript,' + encodeURIComponent(\`
+  import { appendFileSync } from 'node:fs';
+  export async function resolve(specifier, context, next) {
+    const resolved = await next(specifier, context);
+    appendFileSync(process.env.MINIHUB_TEST_MODULE_LOG, resolved.url + '\\\\n');
+    return resolved;
+  }
+\`));
+`;
+
+// graphql-js, the HTTP layer (src/http, or dist/http in the build) and node:http.
+const SERVER_MODULES = /\/node_modules\/graphql\/|\/(src|dist)\/http\/|^node:https?$/;
+// A command's own module: serve.ts or a *-command.ts (.js in the build).
+const COMMAND_MODULE = /\/cli\/(serve|[a-z]+-command)\.(ts|js)$/;
+
+const startup = suite('minihub startup');
+let dir = '';
+let hook = '';
+let runs = 0;
+
+startup.before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'minihub-test-'));
+  hook = join(dir, 'module-log-hook.mjs');
+  writeFileSync(hook, HOOK);
+});
+
+startup.after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs the CLI and returns what it printed and every module it loaded. */
+async function runLogged(args: string[]): Promise<CliResult & { modules: string[] }> {
+  const log = join(dir, `modules-${++runs}.log`);
+  writeFileSync(log, '');
+  const options = `${process.env.NODE_OPTIONS ?? ''} --import ${pathToFileURL(hook).href}`.trim();
+  const result = await runCli(args, { NODE_OPTIONS: options, MINIHUB_TEST_MODULE_LOG: log });
+  return { ...result, modules: [...new Set(readFileSync(log, 'utf8').split('\n').filter((url) => url !== ''))] };
+}
+
+function assertNoneLoaded(run: { modules: string[] }, pattern: RegExp, what: string): void {
+  const loaded = run.modules.filter((url) => pattern.test(url));
+  assert.equal(loaded, [], `${what} loads none of these`);
+}
+
+startup('the log sees what serve loads: graphql-js and the HTTP layer', async () => {
+  // Guards the check below: a hook that saw nothing, or patterns that no longer match, would pass it.
+  const serve = await runLogged(['serve', '--help']);
+  assert.is(serve.code, 0, serve.stderr);
+  assert.ok(serve.modules.some((url) => /\/node_modules\/graphql\//.test(url)), 'graphql-js is seen');
+  assert.ok(serve.modules.some((url) => /\/(src|dist)\/http\//.test(url)), 'the HTTP layer is seen');
+  assert.ok(serve.modules.some((url) => COMMAND_MODULE.test(url)), 'serve.ts is seen');
+});
+
+startup('--version and --help load no command module', async () => {
+  const [version, help] = await Promise.all([runLogged(['--version']), runLogged(['--help'])]);
+  assert.is(version.code, 0, version.stderr);
+  assert.match(version.stdout, /^\d+\.\d+\.\d+\n$/);
+  assertNoneLoaded(version, COMMAND_MODULE, '--version');
+  assertNoneLoaded(version, SERVER_MODULES, '--version');
+  assert.is(help.code, 0, help.stderr);
+  assert.match(help.stdout, /^minihub: a local metadata catalogue/);
+  assertNoneLoaded(help, COMMAND_MODULE, '--help');
+  assertNoneLoaded(help, SERVER_MODULES, '--help');
+});
+
+startup('token, user, ingest, export and compact never load graphql-js or the HTTP layer', async () => {
+  // Real runs, not --help: whatever a command loads on its way, the log sees.
+  const dataDir = join(dir, 'data');
+  const ingest = await runLogged(['ingest', SAMPLE, '--data', dataDir]);
+  assert.is(ingest.code, 0, ingest.stderr);
+  const [token, user, exported] = await Promise.all([
+    runLogged(['token', 'list', '--data', dataDir]),
+    runLogged(['user', 'list', '--data', dataDir]),
+    runLogged(['export', '--data', dataDir, '--out', join(dir, 'export.json')]),
+  ]);
+  // After the others: compact needs the directory's lock, which they hold while they read.
+  const compact = await runLogged(['compact', '--data', dataDir]);
+  const byCommand = { ingest, token, user, export: exported, compact };
+  for (const [command, run] of Object.entries(byCommand)) {
+    assert.is(run.code, 0, `${command}: ${run.stderr}`);
+    assert.ok(run.modules.some((url) => url.includes(`/cli/${command}-command.`)), `${command}'s own module is in the log`);
+    assertNoneLoaded(run, SERVER_MODULES, command);
+  }
+});
+
+startup.run();
