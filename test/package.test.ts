@@ -1,10 +1,11 @@
 // The npm package as a stranger gets it: `npm pack` (which builds dist/ through prepack), installed
 // into a fresh project, then the CLI and the library used from there under plain node, no tsx.
+// `npm test` packs once for the whole run and names the tarball in MINIHUB_TEST_PACKAGE.
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { execFile, spawn } from 'node:child_process';
-import { readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -16,15 +17,23 @@ const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 const pack = suite<{ project: string }>('the packed package');
 
-pack.before(async (context) => {
+/** The tarball `npm test` packed (test/fixtures/parallel.mjs), else one packed here, or undefined. */
+async function tarball(): Promise<string | undefined> {
+  const packed = process.env.MINIHUB_TEST_PACKAGE;
+  if (packed !== undefined) return existsSync(packed) ? packed : undefined;
   const out = tempDataDir();
   await run(NPM, ['pack', '--pack-destination', out, '--silent'], { cwd: ROOT });
-  const tarball = readdirSync(out).find((file) => file.endsWith('.tgz'));
-  assert.ok(tarball !== undefined, 'npm pack made a tarball');
+  const file = readdirSync(out).find((name) => name.endsWith('.tgz'));
+  return file === undefined ? undefined : join(out, file);
+}
+
+pack.before(async (context) => {
+  const packed = await tarball();
+  assert.ok(packed !== undefined, 'npm pack made a tarball');
   const project = tempDataDir();
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', type: 'module', private: true }));
   // --prefer-offline: graphql comes from npm's cache when it is there, else from the registry.
-  await run(NPM, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--silent', join(out, tarball)], { cwd: project });
+  await run(NPM, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--silent', packed], { cwd: project });
   context.project = project;
 });
 
