@@ -1,4 +1,7 @@
-// The HTTP surface of decisions §2, row by row, against a real server on port 0 (GET /api/graphql: http-get.test.ts).
+// The HTTP surface of decisions §2, row by row (GET /api/graphql: http-get.test.ts). In process: the
+// requests go through the same routes and handler as over HTTP, with no socket. Only what the node
+// adapter or a socket does stays on a real server: a body streamed without a length, the close after a
+// refusal, node's own refusals (Expect, Host) and clients that keep sending or leave mid-body.
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -6,15 +9,16 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 
 import { spawnServe } from './fixtures/cli.ts';
+import { openInProcess, type InProcessHub } from './fixtures/in-process.ts';
 import { rawExchange, SAMPLE, startTestServer, type TestServer } from './fixtures/server.ts';
 
 const ORDERS = 'urn:li:dataset:(urn:li:dataPlatform:postgres,shop.public.orders,PROD)';
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
 
-const http = suite<{ hub: TestServer }>('/api/graphql transport');
+const http = suite<{ hub: InProcessHub }>('/api/graphql transport');
 
 http.before(async (context) => {
-  context.hub = await startTestServer({ seed: [SAMPLE], limits: { maxBodyBytes: 4096 } });
+  context.hub = await openInProcess({ seed: [SAMPLE], limits: { maxBodyBytes: 4096 } });
 });
 http.after(async ({ hub }) => hub.close());
 
@@ -103,23 +107,8 @@ http('answers 413 for a body over the limit and closes the connection', async ({
   });
   assert.is(reply.status, 413);
   assert.match(reply.json.errors[0].message, /4096 bytes/);
+  // The handler's answer asks for the close; that the adapter then closes is tested over a socket below.
   assert.is(reply.headers.get('connection'), 'close');
-});
-
-http('answers 413 to a chunked body without a length once it passes the limit', async ({ hub }) => {
-  const { port, hostname } = new URL(hub.url);
-  const status = await new Promise<number>((resolve, reject) => {
-    const req = httpRequest({ host: hostname, port, path: '/api/graphql', method: 'POST', headers: { ...JSON_HEADERS, Authorization: `Bearer ${hub.token}` } });
-    req.on('response', (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
-    req.on('error', reject);
-    // Keep writing well past the limit; the server must answer without waiting for the end.
-    req.write('{"query": "');
-    for (let i = 0; i < 8; i++) req.write('y'.repeat(1024));
-  });
-  assert.is(status, 413);
 });
 
 http('answers a body that is not valid UTF-8 with 400 instead of storing replacement characters', async ({ hub }) => {
@@ -128,12 +117,6 @@ http('answers a body that is not valid UTF-8 with 400 instead of storing replace
   assert.is(reply.status, 400);
   assert.match(reply.json.errors[0].message, /not valid UTF-8/);
   assert.is((await hub.gql('{ tag(urn: "urn:li:tag:u") { properties { name } } }')).json.data.tag.properties, null);
-});
-
-http('closes the connection when it refuses a request before reading its body', async ({ hub }) => {
-  const reply = await hub.request('/api/graphql', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ query: 'x'.repeat(200_000) }) });
-  assert.is(reply.status, 401);
-  assert.is(reply.headers.get('connection'), 'close');
 });
 
 http('answers GET /health with 200 {"status":"ok"} and needs no token', async ({ hub }) => {
@@ -159,10 +142,10 @@ http.run();
 
 // ---
 
-const errors = suite<{ hub: TestServer }>('GraphQL-level errors');
+const errors = suite<{ hub: InProcessHub }>('GraphQL-level errors');
 
 errors.before(async (context) => {
-  context.hub = await startTestServer({ seed: [SAMPLE] });
+  context.hub = await openInProcess({ seed: [SAMPLE] });
 });
 errors.after(async ({ hub }) => hub.close());
 
@@ -217,6 +200,39 @@ errors('never sends a stack trace', async ({ hub }) => {
 });
 
 errors.run();
+
+// ---
+
+const socket = suite<{ hub: TestServer }>('/api/graphql transport over a socket (the node adapter)');
+
+socket.before(async (context) => {
+  context.hub = await startTestServer({ seed: [SAMPLE], limits: { maxBodyBytes: 4096 } });
+});
+socket.after(async ({ hub }) => hub.close());
+
+socket('answers 413 to a chunked body without a length once it passes the limit', async ({ hub }) => {
+  const { port, hostname } = new URL(hub.url);
+  const status = await new Promise<number>((resolve, reject) => {
+    const req = httpRequest({ host: hostname, port, path: '/api/graphql', method: 'POST', headers: { ...JSON_HEADERS, Authorization: `Bearer ${hub.token}` } });
+    req.on('response', (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    // Keep writing well past the limit; the server must answer without waiting for the end.
+    req.write('{"query": "');
+    for (let i = 0; i < 8; i++) req.write('y'.repeat(1024));
+  });
+  assert.is(status, 413);
+});
+
+socket('closes the connection when it refuses a request before reading its body', async ({ hub }) => {
+  const reply = await hub.request('/api/graphql', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ query: 'x'.repeat(200_000) }) });
+  assert.is(reply.status, 401);
+  assert.is(reply.headers.get('connection'), 'close');
+});
+
+socket.run();
 
 // ---
 
