@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { assertOneLineFailure, ME, post, runCli, spawnServe } from './fixtures/cli.ts';
+import { assertOneLineFailure, ingestedSample, ME, post, runCli, spawnServe } from './fixtures/cli.ts';
 import { SAMPLE, tempDataDir } from './fixtures/server.ts';
 
 const start = suite('serve start-up failures');
@@ -88,8 +88,7 @@ start('turns an unexpected error into one line, and names the fix for a system e
 });
 
 start('a failed export is one line naming the --out it could not write', async () => {
-  const dataDir = tempDataDir();
-  assert.is((await runCli(['ingest', SAMPLE, '--data', dataDir])).code, 0);
+  const dataDir = await ingestedSample();
   const file = join(dataDir, 'a-file');
   writeFileSync(file, '');
   const [directory, underFile] = await Promise.all([
@@ -111,15 +110,18 @@ data('token, user and compact refuse it, naming it, and create nothing', async (
   const missing = join(parent, 'typo');
   // One check (with-store.ts) serves every command; one of each kind shows each is wired to it.
   const commands = [['token', 'list'], ['token', 'create', '--user', 'datahub'], ['user', 'add', 'dave'], ['compact']];
-  const results = await Promise.all(commands.map((args) => runCli([...args, '--data', missing])));
+  const empty = tempDataDir();
+  // All six at once: each directory is only read, and the two directories are apart.
+  const [results, [list, users]] = await Promise.all([
+    Promise.all(commands.map((args) => runCli([...args, '--data', missing]))),
+    Promise.all([runCli(['token', 'list', '--data', empty]), runCli(['user', 'list', '--data', empty])]),
+  ]);
   results.forEach((result, i) => {
     const offer = commands[i]?.[0] === 'compact' ? '' : ', or add --create';
     assertOneLineFailure(result, 1, new RegExp(`^minihub: data directory ".*typo" does not exist; check --data \\(or MINIHUB_DATA\\); "minihub serve" or "minihub ingest" makes one${offer}$`));
   });
   assert.equal(readdirSync(parent), [], 'nothing created');
 
-  const empty = tempDataDir();
-  const [list, users] = await Promise.all([runCli(['token', 'list', '--data', empty]), runCli(['user', 'list', '--data', empty])]);
   assertOneLineFailure(list, 1, /^minihub: data directory ".*" holds no catalogue \(no catalogue\.jsonl\); check --data/);
   assertOneLineFailure(users, 1, /holds no catalogue/);
   assert.equal(readdirSync(empty), [], 'no catalogue.jsonl or signing.key left behind');
@@ -133,8 +135,7 @@ data('a --data that is a file is named as one, with no offer to create it there'
 });
 
 data('a command on a directory with an unfinished seed goes on, but warns that its catalogue may be partial', async () => {
-  const dataDir = tempDataDir();
-  assert.is((await runCli(['ingest', SAMPLE, '--data', dataDir])).code, 0);
+  const dataDir = await ingestedSample();
   writeFileSync(join(dataDir, 'seed-in-progress.json'), '{"seeds": []}\n');
   const listed = await runCli(['user', 'list', '--data', dataDir]);
   assert.is(listed.code, 0, listed.stderr);
@@ -145,13 +146,16 @@ data('a command on a directory with an unfinished seed goes on, but warns that i
 data('--create makes one for token and user; ingest and serve make one by themselves', async () => {
   const parent = tempDataDir();
   const made = join(parent, 'new', 'dir');
-  const added = await runCli(['user', 'add', 'dave', '--role', 'Editor', '--data', made, '--create']);
+  // Three directories apart from each other: the three commands that make them run at once.
+  const [added, listed, ingested] = await Promise.all([
+    runCli(['user', 'add', 'dave', '--role', 'Editor', '--data', made, '--create']),
+    runCli(['token', 'list', '--data', join(parent, 'other'), '--create']),
+    runCli(['ingest', SAMPLE, '--data', join(parent, 'ingested')]),
+  ]);
   assert.is(added.code, 0, added.stderr);
   assert.ok(existsSync(join(made, 'catalogue.jsonl')));
-  const listed = await runCli(['token', 'list', '--data', join(parent, 'other'), '--create']);
   assert.is(listed.stdout, 'no access tokens\n', listed.stderr);
   assert.not.ok(existsSync(join(parent, 'other', 'signing.key')), 'listing tokens never makes a key');
-  const ingested = await runCli(['ingest', SAMPLE, '--data', join(parent, 'ingested')]);
   assert.is(ingested.code, 0, ingested.stderr);
   assert.match((await runCli(['user', 'list', '--data', join(parent, 'ingested')])).stdout, /^alice\s/m);
 });
@@ -214,8 +218,7 @@ usage.run();
 const key = suite('a lost signing key');
 
 key('is refused while stored tokens depend on it, and replaced only when asked; a fresh directory gets one silently', async () => {
-  const dataDir = tempDataDir();
-  assert.is((await runCli(['ingest', SAMPLE, '--data', dataDir])).code, 0);
+  const dataDir = await ingestedSample();
   assert.not.ok(existsSync(join(dataDir, 'signing.key')), 'ingest alone makes no key');
   const created = await runCli(['token', 'create', '--user', 'bob', '--data', dataDir]);
   assert.is(created.code, 0, created.stderr);
@@ -242,8 +245,7 @@ key('is refused while stored tokens depend on it, and replaced only when asked; 
 });
 
 key('is made silently by serve while no live token needs one (a catalogue made by ingest alone)', async () => {
-  const dataDir = tempDataDir();
-  assert.is((await runCli(['ingest', SAMPLE, '--data', dataDir])).code, 0);
+  const dataDir = await ingestedSample();
   const server = await spawnServe(['--port', '0', '--data', dataDir, '--quiet']);
   await server.stop();
   assert.is(server.stderr().includes('signing'), false, server.stderr());

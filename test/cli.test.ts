@@ -6,16 +6,17 @@ import * as assert from 'uvu/assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { ME, post, ROOT, runCli, spawnServe } from './fixtures/cli.ts';
+import { parseRole, ROOT_USER, setRoleChanges } from '../src/auth/users.ts';
+import { Store } from '../src/store/store.ts';
+import { corpUserUrn } from '../src/urn.ts';
+import { ingestedSample, ME, post, ROOT, runCli, spawnServe } from './fixtures/cli.ts';
 import { BOOTSTRAP, bootstrapAvailable, SAMPLE, tempDataDir } from './fixtures/server.ts';
 
 
 const token = suite('minihub token create');
 
 token('prints only a token that a later server accepts, and stores only its hash', async () => {
-  const dataDir = tempDataDir();
-  const ingest = await runCli(['ingest', SAMPLE, '--data', dataDir]);
-  assert.is(ingest.code, 0, ingest.stderr);
+  const dataDir = await ingestedSample();
   const created = await runCli(['token', 'create', '--user', 'alice', '--name', 'ci', '--expires', '1h', '--data', dataDir]);
   assert.is(created.code, 0, created.stderr);
   assert.match(created.stdout, /^eyJ[\w-]+\.[\w-]+\.[\w-]+\n$/);
@@ -33,14 +34,17 @@ token('prints only a token that a later server accepts, and stores only its hash
 
 token('refuses a user that does not exist, and bad arguments', async () => {
   const dataDir = tempDataDir();
-  const unknown = await runCli(['token', 'create', '--user', 'nobody', '--data', dataDir, '--create']);
+  // The two usage errors are refused before the data directory is opened, so the three may run at once.
+  const [unknown, noUser, badExpiry] = await Promise.all([
+    runCli(['token', 'create', '--user', 'nobody', '--data', dataDir, '--create']),
+    runCli(['token', 'create', '--data', dataDir]),
+    runCli(['token', 'create', '--user', 'datahub', '--expires', 'soon', '--data', dataDir]),
+  ]);
   assert.is(unknown.code, 1);
   assert.match(unknown.stderr, /no user "nobody"/);
   assert.is(unknown.stdout, '');
-  const noUser = await runCli(['token', 'create', '--data', dataDir]);
   assert.is(noUser.code, 2);
   assert.match(noUser.stderr, /needs --user/);
-  const badExpiry = await runCli(['token', 'create', '--user', 'datahub', '--expires', 'soon', '--data', dataDir]);
   assert.is(badExpiry.code, 2);
   assert.match(badExpiry.stderr, /--expires soon is not a lifetime/);
 });
@@ -63,8 +67,7 @@ token('sets the lifetime --expires asks for (the expiry itself is tested through
 });
 
 token('lists and revokes tokens; a revoked token answers 401; no token is ever written in the clear', async () => {
-  const dataDir = tempDataDir();
-  assert.is((await runCli(['ingest', SAMPLE, '--data', dataDir])).code, 0);
+  const dataDir = await ingestedSample();
   const cliToken = (await runCli(['token', 'create', '--user', 'bob', '--name', 'bob cli', '--data', dataDir])).stdout.trim();
   const listed = await runCli(['token', 'list', '--user', 'bob', '--data', dataDir]);
   assert.is(listed.code, 0, listed.stderr);
@@ -156,9 +159,16 @@ ingest('fails clearly on a missing file', async () => {
 });
 
 ingest('compacts a data directory from the command line, keeping its state', async () => {
-  const dataDir = tempDataDir();
-  await runCli(['ingest', SAMPLE, '--data', dataDir]);
-  for (const role of ['Reader', 'Editor', 'Reader', 'Editor']) await runCli(['user', 'role', 'bob', role, '--data', dataDir]);
+  const dataDir = await ingestedSample();
+  // Four records to compact away, committed as `minihub user role bob ROLE` commits them.
+  const store = await Store.open({ dataDir });
+  try {
+    for (const role of ['Reader', 'Editor', 'Reader', 'Editor']) {
+      await store.commit('setRole', corpUserUrn(ROOT_USER), (reader) => setRoleChanges(reader, 'bob', parseRole(role)));
+    }
+  } finally {
+    await store.close();
+  }
   const before = readFileSync(join(dataDir, 'catalogue.jsonl'), 'utf8').trim().split('\n').length;
   assert.is(before, 5);
   const result = await runCli(['compact', '--data', dataDir]);

@@ -113,6 +113,25 @@ function parentPid(pid: number): number {
 
 // ---
 
+/**
+ * Resolves once `port` refuses a new connection (the server has stopped listening), or after `withinMs`
+ * whatever happened: the assertions that follow then say what is wrong. Polled, not a fixed sleep.
+ */
+async function untilRefused(host: string, port: number, withinMs = 3000): Promise<void> {
+  for (const started = Date.now(); Date.now() - started < withinMs; ) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const probe = connect(port, host);
+      probe.once('connect', () => {
+        probe.destroy();
+        resolve(false);
+      });
+      probe.once('error', () => resolve(true));
+    });
+    if (refused) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 const shutdown = suite('SIGTERM');
 
 shutdown('stops accepting, finishes the request in flight, syncs, releases the lock and exits 0', async () => {
@@ -134,7 +153,7 @@ shutdown('stops accepting, finishes the request in flight, syncs, releases the l
   );
   await new Promise((resolve) => setTimeout(resolve, 150));
   const exited = server.stop('SIGTERM');
-  await new Promise((resolve) => setTimeout(resolve, 150));
+  await untilRefused(hostname, Number(port));
 
   // No new connection is accepted meanwhile.
   const refused = await fetch(`${server.url}/health`).then(() => false, () => true);
@@ -160,7 +179,7 @@ shutdown('exits at once on a second signal', async () => {
   socket.write(`POST /api/graphql HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`);
   await new Promise((resolve) => setTimeout(resolve, 100));
   server.child.kill('SIGTERM');
-  await new Promise((resolve) => setTimeout(resolve, 150));
+  await untilRefused(hostname, Number(port));
   const started = Date.now();
   const code = await server.stop('SIGTERM');
   assert.is(code, 1);

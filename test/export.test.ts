@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { AspectChange } from '../src/store/catalogue.ts';
 import { mcpFileText } from '../src/datahub/export.ts';
 import { Store } from '../src/store/store.ts';
-import { runCli } from './fixtures/cli.ts';
+import { ingestedSample, runCli } from './fixtures/cli.ts';
 import { BOOTSTRAP, bootstrapAvailable, SAMPLE, startTestServer, tempDataDir, type TestServer } from './fixtures/server.ts';
 
 const ORDERS = 'urn:li:dataset:(urn:li:dataPlatform:postgres,shop.public.orders,PROD)';
@@ -291,8 +291,7 @@ sample('writes JSON alone to stdout, and ingesting it into the same directory wr
 });
 
 sample('exports the ingested copy to the same bytes as the original, so the order is stable', async () => {
-  const from = tempDataDir();
-  assert.is((await runCli(['ingest', SAMPLE, '--data', from])).code, 0);
+  const from = await ingestedSample();
   const first = await runCli(['export', '--data', from]);
   const file = join(tempDataDir(), 'first.json');
   writeFileSync(file, first.stdout);
@@ -304,10 +303,12 @@ sample('exports the ingested copy to the same bytes as the original, so the orde
 
 sample('refuses a data directory without a catalogue, stray arguments, and an unwritable --out', async () => {
   const empty = tempDataDir();
-  const [missing, stray, help] = await Promise.all([
+  const dataDir = await ingestedSample();
+  const [missing, stray, help, unwritable] = await Promise.all([
     runCli(['export', '--data', join(empty, 'no-such-dir')]),
     runCli(['export', 'out.json', '--data', empty]),
     runCli(['export', '--help']),
+    runCli(['export', '--data', dataDir, '--out', join(dataDir, 'no', 'such', 'dir.json')]),
   ]);
   assert.is(missing.code, 1);
   assert.match(missing.stderr, /no catalogue in .*no-such-dir .*nothing to export/);
@@ -316,10 +317,6 @@ sample('refuses a data directory without a catalogue, stray arguments, and an un
   assert.match(stray.stderr, /export takes no arguments, got "out\.json"; use --out FILE/);
   assert.is(help.code, 0);
   assert.match(help.stdout, /^Usage: minihub export \[--data DIR\] \[--out FILE\]/);
-
-  const dataDir = tempDataDir();
-  await runCli(['ingest', SAMPLE, '--data', dataDir]);
-  const unwritable = await runCli(['export', '--data', dataDir, '--out', join(dataDir, 'no', 'such', 'dir.json')]);
   assert.is(unwritable.code, 1);
   assert.match(unwritable.stderr, /cannot write .*dir\.json: its directory does not exist/);
 });
