@@ -1,5 +1,5 @@
 // The command line loads only what the command it runs needs: help and --version load no command,
-// and no command but serve loads graphql-js or the HTTP layer. Each CLI child runs under a module
+// no command but serve loads graphql-js or the HTTP layer, and serve only once its options are checked. Each CLI child runs under a module
 // resolve hook that writes down every module it loads; the test reads that list.
 
 import { suite } from 'uvu';
@@ -61,9 +61,11 @@ function assertNoneLoaded(run: { modules: string[] }, pattern: RegExp, what: str
 }
 
 startup('the log sees what serve loads: graphql-js and the HTTP layer', async () => {
-  // Guards the check below: a hook that saw nothing, or patterns that no longer match, would pass it.
-  const serve = await runLogged(['serve', '--help']);
-  assert.is(serve.code, 0, serve.stderr);
+  // Guards the checks below: a hook that saw nothing, or patterns that no longer match, would pass them.
+  // A start that fails only once it tries to listen has loaded the whole server.
+  const serve = await runLogged(['serve', '--port', '0', '--memory', '--host', 'no.such.host.invalid']);
+  assert.is(serve.code, 1, serve.stderr);
+  assert.match(serve.stderr, /cannot listen on host "no\.such\.host\.invalid"/);
   assert.ok(serve.modules.some((url) => /\/node_modules\/graphql\//.test(url)), 'graphql-js is seen');
   assert.ok(serve.modules.some((url) => /\/(src|dist)\/http\//.test(url)), 'the HTTP layer is seen');
   assert.ok(serve.modules.some((url) => COMMAND_MODULE.test(url)), 'serve.ts is seen');
@@ -79,6 +81,16 @@ startup('--version and --help load no command module', async () => {
   assert.match(help.stdout, /^minihub: a local metadata catalogue/);
   assertNoneLoaded(help, COMMAND_MODULE, '--help');
   assertNoneLoaded(help, SERVER_MODULES, '--help');
+});
+
+startup('serve checks its options before loading the server: --help and a bad option load no graphql-js', async () => {
+  const [help, badPort] = await Promise.all([runLogged(['serve', '--help']), runLogged(['serve', '--port', 'eighty'])]);
+  assert.is(help.code, 0, help.stderr);
+  assert.match(help.stdout, /Usage: minihub serve/);
+  assertNoneLoaded(help, SERVER_MODULES, 'serve --help');
+  assert.is(badPort.code, 2, badPort.stderr);
+  assert.match(badPort.stderr, /eighty/);
+  assertNoneLoaded(badPort, SERVER_MODULES, 'serve --port eighty');
 });
 
 startup('token, user, ingest, export and compact never load graphql-js or the HTTP layer', async () => {

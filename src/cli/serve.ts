@@ -1,6 +1,6 @@
 // `minihub serve`: starts the server, prints the banner and request lines, closes on SIGINT/SIGTERM.
 
-import { startServer, type RunningServer } from '../index.ts';
+import type { RunningServer, ServerOptions } from '../index.ts';
 import { SERVE_HELP } from './help.ts';
 import { dataDirOf, hostOf, parse, parseCorsOrigins, parseLimits, parsePort, refuseTogether } from './options.ts';
 import { describeReport, plural } from './report.ts';
@@ -31,7 +31,8 @@ export async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<num
   refuseTogether(values, 'memory', ['data', 'new-signing-key'], 'a memory catalogue has no data directory and signs with a fresh key each start');
   const auth = !values['no-auth'];
   const started = performance.now();
-  const hub = await startServer({
+  // Every option is checked before the server's code is loaded, so a mistyped one is refused quickly.
+  const options: ServerOptions = {
     port: parsePort(values.port, env),
     host: hostOf(values.host, env),
     dataDir: values.memory ? null : dataDirOf(values.data, env),
@@ -42,7 +43,9 @@ export async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<num
     corsOrigins: parseCorsOrigins(values['cors-origin'] ?? []),
     logRequest: values.quiet ? undefined : (line) => process.stdout.write(`${line}\n`),
     log: (message) => process.stderr.write(`minihub: ${message}\n`),
-  });
+  };
+  const { startServer } = await import('../index.ts');
+  const hub = await startServer(options);
   // Signals are handled before the banner is out: a tool that waits for the banner may stop us at once.
   closeOnSignals(hub);
   process.stdout.write(banner(hub, auth, values.seed ?? [], performance.now() - started));
