@@ -34,7 +34,10 @@ async function main(argv: string[]): Promise<number | 'running'> {
   }
   const load = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (load === undefined) {
-    throw new MinihubError('USAGE', `unknown command "${command}"; expected one of ${Object.keys(COMMANDS).join(', ')}`);
+    throw new MinihubError(
+      'USAGE',
+      `unknown command "${command}"; expected one of ${Object.keys(COMMANDS).join(', ')}`,
+    );
   }
   const run = await load();
   return run(args, process.env);

@@ -60,7 +60,8 @@ export function resolveLimits(overrides: Partial<Limits> = {}): Limits {
   const limits = { ...DEFAULT_LIMITS, ...overrides };
   for (const name of LIMIT_NAMES) {
     const value = limits[name];
-    if (!Number.isSafeInteger(value) || value <= 0) throw new RangeError(`limit ${name} must be a positive whole number, not ${value}`);
+    if (!Number.isSafeInteger(value) || value <= 0)
+      throw new RangeError(`limit ${name} must be a positive whole number, not ${value}`);
   }
   return limits;
 }

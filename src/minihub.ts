@@ -123,15 +123,33 @@ export interface Minihub {
 }
 
 /** The one path both entry points take: store, seeds, tokens and the listener, plus what is in flight. */
-export async function openMinihub(options: ServerOptions, limits: Limits): Promise<{ hub: Minihub; inFlight: InFlight }> {
-  const { dataDir = null, seed = [], auth = true, logRequest, log = () => {}, fileSystem, parallelReplayBytes } = options;
+export async function openMinihub(
+  options: ServerOptions,
+  limits: Limits,
+): Promise<{ hub: Minihub; inFlight: InFlight }> {
+  const {
+    dataDir = null,
+    seed = [],
+    auth = true,
+    logRequest,
+    log = () => {},
+    fileSystem,
+    parallelReplayBytes,
+  } = options;
   const store = await Store.open({ dataDir, warn: log, fileSystem, parallelReplayBytes });
   try {
-    const tokens = new TokenService(loadSigningKey(dataDir, { catalogue: store.catalogue, replaceMissing: options.newSigningKey }), store);
+    const tokens = new TokenService(
+      loadSigningKey(dataDir, { catalogue: store.catalogue, replaceMissing: options.newSigningKey }),
+      store,
+    );
     // Seeds fill an empty catalogue, or complete a seed that a crash interrupted (seeding.ts); a data
     // directory that holds a catalogue keeps its changes. Each seed is read and parsed once; reset() goes
     // back to these parses, so it costs no file read or JSON parse.
-    const { parsed: seeds, reports: seeded, resumed: seedResumed } = await seedCatalogue(store, dataDir, seed, corpUserUrn(ROOT_USER));
+    const {
+      parsed: seeds,
+      reports: seeded,
+      resumed: seedResumed,
+    } = await seedCatalogue(store, dataDir, seed, corpUserUrn(ROOT_USER));
     let seedState: readonly AspectChange[] | undefined;
     const answer = createNodeAdapter({
       store,
@@ -160,7 +178,12 @@ export async function openMinihub(options: ServerOptions, limits: Limits): Promi
       seedResumed,
       store,
       async createToken(username, { name = 'minihub library token', lifetimeMs = null } = {}) {
-        const issued = await tokens.createPersonalToken({ username, name, lifetimeMs, requestedBy: corpUserUrn(ROOT_USER) });
+        const issued = await tokens.createPersonalToken({
+          username,
+          name,
+          lifetimeMs,
+          requestedBy: corpUserUrn(ROOT_USER),
+        });
         return issued.token;
       },
       reset() {

@@ -34,9 +34,15 @@ export interface SeedOutcome {
  * Seeds the catalogue when it is empty, or completes an unfinished seed; otherwise leaves it alone.
  * Throws, writing nothing, when an unfinished seed's sources differ from `sources`.
  */
-export async function seedCatalogue(store: Store, dataDir: string | null, sources: readonly IngestSource[], actor: string): Promise<SeedOutcome> {
+export async function seedCatalogue(
+  store: Store,
+  dataDir: string | null,
+  sources: readonly IngestSource[],
+  actor: string,
+): Promise<SeedOutcome> {
   const unfinished = dataDir === null ? undefined : readMarker(dataDir);
-  if (unfinished === undefined && (store.catalogue.entityCount > 0 || sources.length === 0)) return { parsed: [], reports: [], resumed: false };
+  if (unfinished === undefined && (store.catalogue.entityCount > 0 || sources.length === 0))
+    return { parsed: [], reports: [], resumed: false };
   const seeds = sources.map((source) => ({ source, ...parseSource(source) }));
   if (dataDir !== null) {
     const identities = seeds.map(({ source, name }) => ({ source: name, sha256: fingerprint(source) }));
@@ -51,11 +57,18 @@ export async function seedCatalogue(store: Store, dataDir: string | null, source
 }
 
 function refuseOtherSeeds(dataDir: string, unfinished: SeedIdentity[], given: SeedIdentity[]): void {
-  const same = unfinished.length === given.length && unfinished.every((seed, index) => seed.sha256 === given[index]?.sha256);
+  const same =
+    unfinished.length === given.length && unfinished.every((seed, index) => seed.sha256 === given[index]?.sha256);
   if (same) return;
   const names = (seeds: SeedIdentity[]) => seeds.map(({ source }) => shown(source)).join(', ');
-  const changed = unfinished.length === given.length && unfinished.every((seed, index) => seed.source === given[index]?.source);
-  const why = given.length === 0 ? 'this start was given no seed' : changed ? 'their content has changed since' : `this start was given ${names(given)}`;
+  const changed =
+    unfinished.length === given.length && unfinished.every((seed, index) => seed.source === given[index]?.source);
+  const why =
+    given.length === 0
+      ? 'this start was given no seed'
+      : changed
+        ? 'their content has changed since'
+        : `this start was given ${names(given)}`;
   throw new MinihubError(
     'BAD_REQUEST',
     `data directory ${dataDir} holds an unfinished seed of ${names(unfinished)}: an earlier start stopped before seeding was done, and ${why}. ` +
@@ -95,13 +108,19 @@ function parseMarker(text: string): SeedIdentity[] | undefined {
   }
   const seeds = (value as { seeds?: unknown } | null)?.seeds;
   if (!Array.isArray(seeds)) return undefined;
-  const valid = seeds.every((seed: unknown) => typeof (seed as SeedIdentity | null)?.source === 'string' && typeof (seed as SeedIdentity).sha256 === 'string');
+  const valid = seeds.every(
+    (seed: unknown) =>
+      typeof (seed as SeedIdentity | null)?.source === 'string' && typeof (seed as SeedIdentity).sha256 === 'string',
+  );
   return valid ? (seeds as SeedIdentity[]) : undefined;
 }
 
 // The marker must be durable before the first seed record is, as the signing key is.
 function writeMarker(dataDir: string, seeds: SeedIdentity[]): void {
-  writeFileDurably(join(dataDir, SEED_MARKER_FILE), `${JSON.stringify({ seeds, started: new Date().toISOString() }, null, 2)}\n`);
+  writeFileDurably(
+    join(dataDir, SEED_MARKER_FILE),
+    `${JSON.stringify({ seeds, started: new Date().toISOString() }, null, 2)}\n`,
+  );
 }
 
 function removeMarker(dataDir: string): void {

@@ -3,7 +3,14 @@
 
 // The entity types people type most; used only to suggest a fix in error messages.
 const COMMON_ENTITY_TYPES = [
-  'dataset', 'corpuser', 'corpGroup', 'tag', 'container', 'dataPlatform', 'glossaryTerm', 'schemaField',
+  'dataset',
+  'corpuser',
+  'corpGroup',
+  'tag',
+  'container',
+  'dataPlatform',
+  'glossaryTerm',
+  'schemaField',
 ];
 // A suggestion is at most two edits away, so nothing longer than the longest candidate + 2 can have one.
 const MAX_SUGGESTED_LENGTH = Math.max(...COMMON_ENTITY_TYPES.map((type) => type.length)) + 2;

@@ -25,7 +25,18 @@ export interface DatasetKey {
 
 /** DataHub's FabricType enum, in DataHub's order. */
 export const FABRIC_TYPES: readonly string[] = [
-  'DEV', 'TEST', 'QA', 'UAT', 'EI', 'PRE', 'STG', 'NON_PROD', 'PROD', 'CORP', 'RVW', 'SANDBOX',
+  'DEV',
+  'TEST',
+  'QA',
+  'UAT',
+  'EI',
+  'PRE',
+  'STG',
+  'NON_PROD',
+  'PROD',
+  'CORP',
+  'RVW',
+  'SANDBOX',
 ];
 
 const PREFIX = 'urn:li:';
@@ -59,9 +70,10 @@ export function parseUrn(urn: string): ParsedUrn {
   const colon = rest.indexOf(':');
   const entityType = colon === -1 ? rest : rest.slice(0, colon);
   if (!ENTITY_TYPE.test(entityType)) {
-    const what = entityType === ''
-      ? 'the entity type is empty'
-      : `the entity type "${shown(entityType)}" must start with a-z and contain only letters, digits and _`;
+    const what =
+      entityType === ''
+        ? 'the entity type is empty'
+        : `the entity type "${shown(entityType)}" must start with a-z and contain only letters, digits and _`;
     fail(urn, what + didYouMean(entityType));
   }
   const key = colon === -1 ? '' : rest.slice(colon + 1);
@@ -160,7 +172,9 @@ export function tagUrn(id: string): string {
 export function givenTagUrn(id: string): string {
   checkIdLength(id, 'tag id');
   if (id === '' || id.trim() !== id) {
-    throw badRequest(`tag id ${JSON.stringify(shown(id))} is not usable: expected a non-empty id without leading or trailing whitespace`);
+    throw badRequest(
+      `tag id ${JSON.stringify(shown(id))} is not usable: expected a non-empty id without leading or trailing whitespace`,
+    );
   }
   return parseUrn(`${PREFIX}tag:${id}`).urn;
 }
@@ -175,7 +189,9 @@ function buildUrn(entityType: string, id: string, what: string): string {
 /** An id too long for any URN built from it is refused before it is looked up, trimmed or encoded. */
 function checkIdLength(id: string, what: string): void {
   if (typeof id === 'string' && id.length > MAX_ENCODED_BYTES) {
-    throw badRequest(`Invalid ${what} "${shown(id)}": it is ${id.length} characters long; a urn holds at most ${MAX_ENCODED_BYTES} bytes`);
+    throw badRequest(
+      `Invalid ${what} "${shown(id)}": it is ${id.length} characters long; a urn holds at most ${MAX_ENCODED_BYTES} bytes`,
+    );
   }
 }
 
@@ -197,7 +213,12 @@ function lengthLimit(urn: string): number {
 
 // Mirrors metadata-ingestion's UrnEncoder: only the characters that would change the URN's structure.
 // encodeURIComponent leaves parentheses alone, so the escapes are spelt out.
-const RESERVED_ESCAPES = new Map([[',', '%2C'], ['(', '%28'], [')', '%29'], ['\u241F', '%E2%90%9F']]);
+const RESERVED_ESCAPES = new Map([
+  [',', '%2C'],
+  ['(', '%28'],
+  [')', '%29'],
+  ['\u241F', '%E2%90%9F'],
+]);
 
 function encodeComponent(value: string): string {
   return value.replace(/[,()\u241F]/g, (c) => RESERVED_ESCAPES.get(c) ?? c);
@@ -209,7 +230,8 @@ function parseKey(urn: string, key: string): string[] {
     if (!balanced(key)) fail(urn, 'its parentheses are mismatched');
     return [key];
   }
-  if (!key.endsWith(')')) fail(urn, 'its parentheses are mismatched: the key starts with "(" but does not end with ")"');
+  if (!key.endsWith(')'))
+    fail(urn, 'its parentheses are mismatched: the key starts with "(" but does not end with ")"');
 
   const parts: string[] = [];
   let depth = 0;

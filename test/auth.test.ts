@@ -13,7 +13,10 @@ const CREATE_TAG = 'mutation { createTag(input: {id: "sneaky", name: "sneaky"}) 
 
 function reencode(token: string, edit: (part: Record<string, unknown>) => void, index: 0 | 1): string {
   const parts = token.split('.');
-  const decoded = JSON.parse(Buffer.from(parts[index] as string, 'base64url').toString('utf8')) as Record<string, unknown>;
+  const decoded = JSON.parse(Buffer.from(parts[index] as string, 'base64url').toString('utf8')) as Record<
+    string,
+    unknown
+  >;
   edit(decoded);
   parts[index] = Buffer.from(JSON.stringify(decoded)).toString('base64url');
   return parts.join('.');
@@ -43,9 +46,51 @@ auth('accepts the scheme written bearer, as DataHub does', async ({ hub }) => {
 
 const forgeries: [string, (token: string) => string, RegExp][] = [
   ['a garbage string', () => 'not-a-token', /malformed/],
-  ['a token with alg none', (token) => reencode(token, (header) => { header.alg = 'none'; }, 0).split('.').slice(0, 2).join('.') + '.', /algorithm "none"/],
-  ['a token signed with another key', () => signJwt({ actorType: 'USER', actorId: 'datahub', type: 'PERSONAL', version: '2', jti: 'x', sub: 'datahub', iss: TOKEN_ISSUER, iat: 1 }, randomBytes(32)), /signature/],
-  ['a token with altered claims', (token) => reencode(token, (claims) => { claims.actorId = 'alice'; }, 1), /signature/],
+  [
+    'a token with alg none',
+    (token) =>
+      reencode(
+        token,
+        (header) => {
+          header.alg = 'none';
+        },
+        0,
+      )
+        .split('.')
+        .slice(0, 2)
+        .join('.') + '.',
+    /algorithm "none"/,
+  ],
+  [
+    'a token signed with another key',
+    () =>
+      signJwt(
+        {
+          actorType: 'USER',
+          actorId: 'datahub',
+          type: 'PERSONAL',
+          version: '2',
+          jti: 'x',
+          sub: 'datahub',
+          iss: TOKEN_ISSUER,
+          iat: 1,
+        },
+        randomBytes(32),
+      ),
+    /signature/,
+  ],
+  [
+    'a token with altered claims',
+    (token) =>
+      reencode(
+        token,
+        (claims) => {
+          claims.actorId = 'alice';
+        },
+        1,
+      ),
+    /signature/,
+  ],
 ];
 
 for (const [what, forge, reason] of forgeries) {
@@ -125,7 +170,11 @@ noAuth('runs requests without a token as the root user datahub', async ({ hub })
 noAuth('records writes without a token as made by datahub', async ({ hub }) => {
   const reply = await hub.gql('mutation { createTag(input: {id: "open", name: "open"}) }', {}, null);
   assert.is(reply.json.data.createTag, 'urn:li:tag:open');
-  const owner = await hub.gql('{ tag(urn: "urn:li:tag:open") { ownership { owners { owner { ... on CorpUser { urn } } } } } }', {}, null);
+  const owner = await hub.gql(
+    '{ tag(urn: "urn:li:tag:open") { ownership { owners { owner { ... on CorpUser { urn } } } } } }',
+    {},
+    null,
+  );
   assert.equal(owner.json.data.tag.ownership.owners, [{ owner: { urn: 'urn:li:corpuser:datahub' } }]);
 });
 

@@ -42,21 +42,32 @@ serve('prints a stable first line with the bound port, a token and a curl comman
   assert.not.ok(existsSync(join(dataDir, 'minihub.lock')), 'the lock is released');
 });
 
-serve('runs the README\'s curl commands as printed against the sample', async () => {
+serve("runs the README's curl commands as printed against the sample", async () => {
   const commands = readmeCurlCommands();
   assert.ok(commands.length >= 5, `found ${commands.length} curl commands`);
   const server = await spawnServe(['--port', '0', '--memory', '--seed', SAMPLE, '--quiet']);
   const token = /^ {10}(eyJ\S+)$/m.exec(server.banner)?.[1] as string;
   try {
     for (const command of commands) {
-      const { stdout } = await shell('bash', ['-c', command.replaceAll('http://127.0.0.1:8080', server.url)], { env: { ...process.env, TOKEN: token } });
+      const { stdout } = await shell('bash', ['-c', command.replaceAll('http://127.0.0.1:8080', server.url)], {
+        env: { ...process.env, TOKEN: token },
+      });
       const reply = JSON.parse(stdout);
       assert.is(reply.errors, undefined, `${command}\n${stdout}`);
       assert.ok(reply.data !== null && typeof reply.data === 'object', command);
     }
     // The final read-back command shows what the earlier ones wrote.
-    const last = JSON.parse((await shell('bash', ['-c', (commands.at(-1) as string).replaceAll('http://127.0.0.1:8080', server.url)], { env: { ...process.env, TOKEN: token } })).stdout);
-    assert.is(last.data.dataset.properties.description, '## Orders\nOne row per order.\n\n* paid orders only\n* amounts in EUR');
+    const last = JSON.parse(
+      (
+        await shell('bash', ['-c', (commands.at(-1) as string).replaceAll('http://127.0.0.1:8080', server.url)], {
+          env: { ...process.env, TOKEN: token },
+        })
+      ).stdout,
+    );
+    assert.is(
+      last.data.dataset.properties.description,
+      '## Orders\nOne row per order.\n\n* paid orders only\n* amounts in EUR',
+    );
     assert.is(last.data.dataset.schemaMetadata.fields[0].description, 'Order number, unique per shop.');
     assert.is(last.data.tag.properties.name, 'Deprecated');
   } finally {
@@ -95,13 +106,23 @@ serve('refuses a port in use in one line naming the port and the fix, with no st
   const { port } = other.address() as AddressInfo;
   try {
     const result = await runCli(['serve', '--port', String(port), '--memory']);
-    assertOneLineFailure(result, 1, new RegExp(`^minihub: port ${port} on 127\\.0\\.0\\.1 is already in use by another process; .*--port N.* or stop the other process$`));
+    assertOneLineFailure(
+      result,
+      1,
+      new RegExp(
+        `^minihub: port ${port} on 127\\.0\\.0\\.1 is already in use by another process; .*--port N.* or stop the other process$`,
+      ),
+    );
     assert.not.match(result.stderr, /DataHub/, 'the DataHub hint is for 8080 only');
   } finally {
     await new Promise((resolve) => other.close(resolve));
   }
   const { listenError } = await import('../src/http/listen-error.ts');
-  const on8080 = listenError(Object.assign(new Error('listen EADDRINUSE'), { code: 'EADDRINUSE' }), 8080, '127.0.0.1') as Error;
+  const on8080 = listenError(
+    Object.assign(new Error('listen EADDRINUSE'), { code: 'EADDRINUSE' }),
+    8080,
+    '127.0.0.1',
+  ) as Error;
   assert.match(on8080.message, /port 8080 .*8080 is also DataHub's own port/);
 });
 
@@ -116,7 +137,10 @@ user('adds users with a role, lists them, and changes or removes a role', async 
   const added = await runCli(['user', 'add', 'dave', '--role', 'editor', '--data', dataDir, '--create']);
   assert.is(added.code, 0, added.stderr);
   assert.is(added.stdout, 'added user dave with role Editor\n');
-  assert.match((await runCli(['user', 'list', '--data', dataDir])).stdout, /^datahub\s+Admin\s*$[\s\S]*^dave\s+Editor\s+dave$/m);
+  assert.match(
+    (await runCli(['user', 'list', '--data', dataDir])).stdout,
+    /^datahub\s+Admin\s*$[\s\S]*^dave\s+Editor\s+dave$/m,
+  );
   assert.is((await runCli(['user', 'role', 'dave', 'none', '--data', dataDir])).stdout, 'user dave now has no role\n');
   assert.match((await runCli(['user', 'list', '--data', dataDir])).stdout, /^dave\s+-\s+dave$/m);
   // An unknown role is refused before the directory is opened, so it need not wait its turn.
@@ -136,7 +160,11 @@ user('gives a user added from the CLI the privileges of its role', async () => {
   const token = (await runCli(['token', 'create', '--user', 'erin', '--data', dataDir])).stdout.trim();
   const server = await spawnServe(['--port', '0', '--data', dataDir, '--quiet']);
   try {
-    const denied = await post(server.url, JSON.stringify({ query: 'mutation { createTag(input: {id: "x", name: "x"}) }' }), token);
+    const denied = await post(
+      server.url,
+      JSON.stringify({ query: 'mutation { createTag(input: {id: "x", name: "x"}) }' }),
+      token,
+    );
     assert.is(denied.json.errors[0].extensions.code, 403);
   } finally {
     await server.stop();
@@ -144,7 +172,11 @@ user('gives a user added from the CLI the privileges of its role', async () => {
   await runCli(['user', 'role', 'erin', 'Editor', '--data', dataDir]);
   const again = await spawnServe(['--port', '0', '--data', dataDir, '--quiet']);
   try {
-    const allowed = await post(again.url, JSON.stringify({ query: 'mutation { createTag(input: {id: "x", name: "x"}) }' }), token);
+    const allowed = await post(
+      again.url,
+      JSON.stringify({ query: 'mutation { createTag(input: {id: "x", name: "x"}) }' }),
+      token,
+    );
     assert.equal(allowed.json.data, { createTag: 'urn:li:tag:x' });
   } finally {
     await again.stop();

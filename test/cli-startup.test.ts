@@ -52,7 +52,16 @@ async function runLogged(args: string[]): Promise<CliResult & { modules: string[
   writeFileSync(log, '');
   const options = `${process.env.NODE_OPTIONS ?? ''} --import ${pathToFileURL(hook).href}`.trim();
   const result = await runCli(args, { NODE_OPTIONS: options, MINIHUB_TEST_MODULE_LOG: log });
-  return { ...result, modules: [...new Set(readFileSync(log, 'utf8').split('\n').filter((url) => url !== ''))] };
+  return {
+    ...result,
+    modules: [
+      ...new Set(
+        readFileSync(log, 'utf8')
+          .split('\n')
+          .filter((url) => url !== ''),
+      ),
+    ],
+  };
 }
 
 function assertNoneLoaded(run: { modules: string[] }, pattern: RegExp, what: string): void {
@@ -66,9 +75,18 @@ startup('the log sees what serve loads: graphql-js and the HTTP layer', async ()
   const serve = await runLogged(['serve', '--port', '0', '--memory', '--host', 'no.such.host.invalid']);
   assert.is(serve.code, 1, serve.stderr);
   assert.match(serve.stderr, /cannot listen on host "no\.such\.host\.invalid"/);
-  assert.ok(serve.modules.some((url) => /\/node_modules\/graphql\//.test(url)), 'graphql-js is seen');
-  assert.ok(serve.modules.some((url) => /\/(src|dist)\/http\//.test(url)), 'the HTTP layer is seen');
-  assert.ok(serve.modules.some((url) => COMMAND_MODULE.test(url)), 'serve.ts is seen');
+  assert.ok(
+    serve.modules.some((url) => /\/node_modules\/graphql\//.test(url)),
+    'graphql-js is seen',
+  );
+  assert.ok(
+    serve.modules.some((url) => /\/(src|dist)\/http\//.test(url)),
+    'the HTTP layer is seen',
+  );
+  assert.ok(
+    serve.modules.some((url) => COMMAND_MODULE.test(url)),
+    'serve.ts is seen',
+  );
 });
 
 startup('--version and --help load no command module', async () => {
@@ -108,7 +126,10 @@ startup('token, user, ingest, export and compact never load graphql-js or the HT
   const byCommand = { ingest, token, user, export: exported, compact };
   for (const [command, run] of Object.entries(byCommand)) {
     assert.is(run.code, 0, `${command}: ${run.stderr}`);
-    assert.ok(run.modules.some((url) => url.includes(`/cli/${command}-command.`)), `${command}'s own module is in the log`);
+    assert.ok(
+      run.modules.some((url) => url.includes(`/cli/${command}-command.`)),
+      `${command}'s own module is in the log`,
+    );
     assertNoneLoaded(run, SERVER_MODULES, command);
   }
 });

@@ -12,12 +12,22 @@ import { corpUserUrn } from '../src/urn.ts';
 import { ingestedSample, ME, post, ROOT, runCli, spawnServe } from './fixtures/cli.ts';
 import { BOOTSTRAP, bootstrapAvailable, SAMPLE, tempDataDir } from './fixtures/server.ts';
 
-
 const token = suite('minihub token create');
 
 token('prints only a token that a later server accepts, and stores only its hash', async () => {
   const dataDir = await ingestedSample();
-  const created = await runCli(['token', 'create', '--user', 'alice', '--name', 'ci', '--expires', '1h', '--data', dataDir]);
+  const created = await runCli([
+    'token',
+    'create',
+    '--user',
+    'alice',
+    '--name',
+    'ci',
+    '--expires',
+    '1h',
+    '--data',
+    dataDir,
+  ]);
   assert.is(created.code, 0, created.stderr);
   assert.match(created.stdout, /^eyJ[\w-]+\.[\w-]+\.[\w-]+\n$/);
   const issued = created.stdout.trim();
@@ -51,7 +61,19 @@ token('refuses a user that does not exist, and bad arguments', async () => {
 
 token('sets the lifetime --expires asks for (the expiry itself is tested through the library)', async () => {
   const dataDir = tempDataDir();
-  const created = await runCli(['token', 'create', '--user', 'datahub', '--name', 'short', '--expires', '90s', '--data', dataDir, '--create']);
+  const created = await runCli([
+    'token',
+    'create',
+    '--user',
+    'datahub',
+    '--name',
+    'short',
+    '--expires',
+    '90s',
+    '--data',
+    dataDir,
+    '--create',
+  ]);
   assert.is(created.code, 0, created.stderr);
   // Stored to the millisecond: the expiry is counted from the creation time itself, not a moment later.
   const stored = readFileSync(join(dataDir, 'catalogue.jsonl'), 'utf8');
@@ -68,7 +90,9 @@ token('sets the lifetime --expires asks for (the expiry itself is tested through
 
 token('lists and revokes tokens; a revoked token answers 401; no token is ever written in the clear', async () => {
   const dataDir = await ingestedSample();
-  const cliToken = (await runCli(['token', 'create', '--user', 'bob', '--name', 'bob cli', '--data', dataDir])).stdout.trim();
+  const cliToken = (
+    await runCli(['token', 'create', '--user', 'bob', '--name', 'bob cli', '--data', dataDir])
+  ).stdout.trim();
   const listed = await runCli(['token', 'list', '--user', 'bob', '--data', dataDir]);
   assert.is(listed.code, 0, listed.stderr);
   const row = listed.stdout.split('\n')[1] as string;
@@ -80,9 +104,14 @@ token('lists and revokes tokens; a revoked token answers 401; no token is ever w
   const first = await spawnServe(['--port', '0', '--data', dataDir]);
   const root = /^ {10}(eyJ\S+)$/m.exec(first.banner)?.[1] as string;
   assert.is((await post(first.url, ME, cliToken)).json.data.me.corpUser.username, 'bob');
-  const made = await post(first.url, JSON.stringify({
-    query: 'mutation { createAccessToken(input: {type: PERSONAL, actorUrn: "urn:li:corpuser:carol", duration: ONE_DAY, name: "gql"}) { accessToken } }',
-  }), root);
+  const made = await post(
+    first.url,
+    JSON.stringify({
+      query:
+        'mutation { createAccessToken(input: {type: PERSONAL, actorUrn: "urn:li:corpuser:carol", duration: ONE_DAY, name: "gql"}) { accessToken } }',
+    }),
+    root,
+  );
   const gqlToken = made.json.data.createAccessToken.accessToken as string;
   assert.is((await post(first.url, ME, gqlToken)).json.data.me.corpUser.username, 'carol');
   await first.stop();
@@ -107,7 +136,8 @@ token('lists and revokes tokens; a revoked token answers 401; no token is ever w
   const { readdirSync } = await import('node:fs');
   for (const secret of [cliToken, gqlToken]) {
     assert.not.ok(output.includes(secret), 'no token in the server output');
-    for (const file of readdirSync(dataDir)) assert.not.ok(readFileSync(join(dataDir, file), 'utf8').includes(secret), `no token in ${file}`);
+    for (const file of readdirSync(dataDir))
+      assert.not.ok(readFileSync(join(dataDir, file), 'utf8').includes(secret), `no token in ${file}`);
   }
 });
 
@@ -141,10 +171,25 @@ ingest('names rejected records, keeps the good ones and exits 1', async () => {
   const dataDir = tempDataDir();
   const file = join(dataDir, 'mixed.json');
   const { writeFileSync } = await import('node:fs');
-  writeFileSync(file, [
-    JSON.stringify({ entityType: 'tag', entityUrn: 'urn:li:tag:good', changeType: 'UPSERT', aspectName: 'tagProperties', aspect: { json: { name: 'good' } } }),
-    JSON.stringify({ entityType: 'tag', entityUrn: 'not a urn', changeType: 'UPSERT', aspectName: 'tagProperties', aspect: { json: { name: 'bad' } } }),
-  ].join('\n'));
+  writeFileSync(
+    file,
+    [
+      JSON.stringify({
+        entityType: 'tag',
+        entityUrn: 'urn:li:tag:good',
+        changeType: 'UPSERT',
+        aspectName: 'tagProperties',
+        aspect: { json: { name: 'good' } },
+      }),
+      JSON.stringify({
+        entityType: 'tag',
+        entityUrn: 'not a urn',
+        changeType: 'UPSERT',
+        aspectName: 'tagProperties',
+        aspect: { json: { name: 'bad' } },
+      }),
+    ].join('\n'),
+  );
   const result = await runCli(['ingest', file, '--data', dataDir]);
   assert.is(result.code, 1);
   assert.match(result.stdout, /2 records, 1 aspect written, 0 unchanged, 1 rejected/);
@@ -183,13 +228,24 @@ ingest.run();
 
 const usage = suite('help and usage errors');
 
-usage('prints help for --help and each command\'s --help, in no colour even when colour is forced', async () => {
+usage("prints help for --help and each command's --help, in no colour even when colour is forced", async () => {
   const commands = [
-    ['--help'], ['serve', '--help'], ['ingest', '--help'], ['export', '--help'], ['token', '--help'], ['user', '--help'],
-    ['compact', '--help'], ['serve', '-h'], ['token', 'create', '--help'],
+    ['--help'],
+    ['serve', '--help'],
+    ['ingest', '--help'],
+    ['export', '--help'],
+    ['token', '--help'],
+    ['user', '--help'],
+    ['compact', '--help'],
+    ['serve', '-h'],
+    ['token', 'create', '--help'],
   ];
   // FORCE_COLOR=1 would make node's own inspection colour its output; minihub must print plain text anyway.
-  const results = await Promise.all([...commands, ['serv'], ['ingest', 'no/such/file.json', '--data', tempDataDir()]].map((args) => runCli(args, { FORCE_COLOR: '1' })));
+  const results = await Promise.all(
+    [...commands, ['serv'], ['ingest', 'no/such/file.json', '--data', tempDataDir()]].map((args) =>
+      runCli(args, { FORCE_COLOR: '1' }),
+    ),
+  );
   results.slice(0, commands.length).forEach((result, i) => {
     assert.is(result.code, 0, commands[i]?.join(' '));
     assert.match(result.stdout, /Usage/);
@@ -200,34 +256,50 @@ usage('prints help for --help and each command\'s --help, in no colour even when
   assert.match(main, /MINIHUB_PORT, MINIHUB_HOST, MINIHUB_DATA/);
 });
 
-usage('takes the port and host from MINIHUB_PORT and MINIHUB_HOST over PORT and HOST, and names a bad one', async () => {
-  const [badOwn, badPlain, server] = await Promise.all([
-    runCli(['serve', '--memory'], { MINIHUB_PORT: 'eighty', PORT: '0' }),
-    runCli(['serve', '--memory'], { PORT: '99999' }),
-    // PORT and HOST would fail to bind: the server starting at all shows MINIHUB_* won.
-    spawnServe(['--memory', '--quiet'], { MINIHUB_PORT: '0', PORT: 'not-a-port', MINIHUB_HOST: '127.0.0.1', HOST: 'no.such.host.invalid' }),
-  ]);
-  try {
-    assert.is(badOwn.code, 2);
-    assert.match(badOwn.stderr, /^minihub: MINIHUB_PORT=eighty is not a port; expected 0 to 65535 \(run "minihub serve --help" for usage\)$/m);
-    assert.is(badPlain.code, 2);
-    assert.match(badPlain.stderr, /PORT=99999 is not a port/);
-    assert.match(server.url, /^http:\/\/127\.0\.0\.1:[1-9]\d*$/);
-  } finally {
-    assert.is(await server.stop(), 0);
-  }
-  const { hostOf, parsePort } = await import('../src/cli/options.ts');
-  assert.is(parsePort('7000', { MINIHUB_PORT: '7001', PORT: '7002' }), 7000, 'the flag wins');
-  assert.is(parsePort(undefined, { PORT: '7002' }), 7002, 'PORT still works alone');
-  assert.is(hostOf(undefined, { HOST: '0.0.0.0' }), '0.0.0.0', 'HOST still works alone');
-  assert.is(hostOf(undefined, {}), '127.0.0.1');
-});
+usage(
+  'takes the port and host from MINIHUB_PORT and MINIHUB_HOST over PORT and HOST, and names a bad one',
+  async () => {
+    const [badOwn, badPlain, server] = await Promise.all([
+      runCli(['serve', '--memory'], { MINIHUB_PORT: 'eighty', PORT: '0' }),
+      runCli(['serve', '--memory'], { PORT: '99999' }),
+      // PORT and HOST would fail to bind: the server starting at all shows MINIHUB_* won.
+      spawnServe(['--memory', '--quiet'], {
+        MINIHUB_PORT: '0',
+        PORT: 'not-a-port',
+        MINIHUB_HOST: '127.0.0.1',
+        HOST: 'no.such.host.invalid',
+      }),
+    ]);
+    try {
+      assert.is(badOwn.code, 2);
+      assert.match(
+        badOwn.stderr,
+        /^minihub: MINIHUB_PORT=eighty is not a port; expected 0 to 65535 \(run "minihub serve --help" for usage\)$/m,
+      );
+      assert.is(badPlain.code, 2);
+      assert.match(badPlain.stderr, /PORT=99999 is not a port/);
+      assert.match(server.url, /^http:\/\/127\.0\.0\.1:[1-9]\d*$/);
+    } finally {
+      assert.is(await server.stop(), 0);
+    }
+    const { hostOf, parsePort } = await import('../src/cli/options.ts');
+    assert.is(parsePort('7000', { MINIHUB_PORT: '7001', PORT: '7002' }), 7000, 'the flag wins');
+    assert.is(parsePort(undefined, { PORT: '7002' }), 7002, 'PORT still works alone');
+    assert.is(hostOf(undefined, { HOST: '0.0.0.0' }), '0.0.0.0', 'HOST still works alone');
+    assert.is(hostOf(undefined, {}), '127.0.0.1');
+  },
+);
 
-usage('reports a long ingest\'s progress at most once a second, and never at the end', async () => {
+usage("reports a long ingest's progress at most once a second, and never at the end", async () => {
   const { ingestProgress } = await import('../src/cli/progress.ts');
   let clock = 10_000;
   const lines: string[] = [];
-  const report = ingestProgress('big.json', 8 * 1024 * 1024, (line) => lines.push(line), () => clock);
+  const report = ingestProgress(
+    'big.json',
+    8 * 1024 * 1024,
+    (line) => lines.push(line),
+    () => clock,
+  );
   report({ records: 5000, aspectsDone: 0, aspectsTotal: 8000 });
   clock += 999;
   report({ records: 5000, aspectsDone: 2000, aspectsTotal: 8000 });
@@ -246,7 +318,12 @@ usage('says when a slow parse is done, rather than reporting 0 MB/s', async () =
   const { ingestProgress } = await import('../src/cli/progress.ts');
   let clock = 10_000;
   const lines: string[] = [];
-  const report = ingestProgress('big.json', 8 * 1024 * 1024, (line) => lines.push(line), () => clock);
+  const report = ingestProgress(
+    'big.json',
+    8 * 1024 * 1024,
+    (line) => lines.push(line),
+    () => clock,
+  );
   clock += 2500;
   report({ records: 5000, aspectsDone: 0, aspectsTotal: 8000 });
   assert.equal(lines, ['  big.json: read 5000 records in 2.5 s; writing 8000 aspects\n']);

@@ -65,7 +65,7 @@ async function clientError(call: () => Promise<unknown>): Promise<ClientError> {
   return caught as ClientError;
 }
 
-const withBootstrap = bootstrapAvailable('the client tests that send DataHub\'s documents against bootstrap_mce.json');
+const withBootstrap = bootstrapAvailable("the client tests that send DataHub's documents against bootstrap_mce.json");
 
 // ---
 
@@ -74,14 +74,18 @@ const request = suite<ClientContext>('graphql-request GraphQLClient');
 
 request.before(async (context) => {
   context.hub = await startTestServer({ seed: withBootstrap ? [SAMPLE, BOOTSTRAP] : [SAMPLE] });
-  context.client = new GraphQLClient(context.hub.graphqlUrl, { headers: { Authorization: `Bearer ${context.hub.token}` } });
+  context.client = new GraphQLClient(context.hub.graphqlUrl, {
+    headers: { Authorization: `Bearer ${context.hub.token}` },
+  });
 });
 request.after(async ({ hub }) => hub?.close());
 
 if (withBootstrap) {
-  request('runs the DataHub docs\' read query unchanged and gets the docs\' answer', async ({ client }) => {
+  request("runs the DataHub docs' read query unchanged and gets the docs' answer", async ({ client }) => {
     const data = await client.request<DatasetRead>(DOCS_READ);
-    assert.equal(data, { dataset: { properties: { description: 'table containing all the users deleted on a single day' } } });
+    assert.equal(data, {
+      dataset: { properties: { description: 'table containing all the users deleted on a single day' } },
+    });
   });
 }
 
@@ -98,43 +102,73 @@ request('sets a dataset description and a link with updateDataset and variables'
     urn: ORDERS,
     input: {
       editableProperties: { description },
-      institutionalMemory: { elements: [{ author: 'urn:li:corpuser:alice', url: 'https://wiki.example.com/orders', description: 'Orders runbook' }] },
+      institutionalMemory: {
+        elements: [
+          { author: 'urn:li:corpuser:alice', url: 'https://wiki.example.com/orders', description: 'Orders runbook' },
+        ],
+      },
     },
   });
   assert.equal(data, { updateDataset: { urn: ORDERS } });
   const { dataset } = await client.request<DatasetRead>(READ_DATASET, { urn: ORDERS });
   assert.is(dataset?.editableProperties?.description, description);
   assert.is(dataset?.properties?.description, description);
-  assert.equal(dataset?.institutionalMemory?.elements.at(-1), { url: 'https://wiki.example.com/orders', label: 'Orders runbook' });
+  assert.equal(dataset?.institutionalMemory?.elements.at(-1), {
+    url: 'https://wiki.example.com/orders',
+    label: 'Orders runbook',
+  });
 });
 
 request('sets a column description with updateDescription and variables', async ({ client }) => {
-  const input = { description: 'Order number, unique per shop.', resourceUrn: ORDERS, subResource: 'order_id', subResourceType: 'DATASET_FIELD' };
+  const input = {
+    description: 'Order number, unique per shop.',
+    resourceUrn: ORDERS,
+    subResource: 'order_id',
+    subResourceType: 'DATASET_FIELD',
+  };
   assert.equal(await client.request(UPDATE_DESCRIPTION, { input }), { updateDescription: true });
   const { dataset } = await client.request<DatasetRead>(READ_DATASET, { urn: ORDERS });
   assert.is(dataset?.schemaMetadata?.fields[0]?.description, 'Order number, unique per shop.');
-  assert.equal(dataset?.editableSchemaMetadata?.editableSchemaFieldInfo, [{ fieldPath: 'order_id', description: 'Order number, unique per shop.' }]);
+  assert.equal(dataset?.editableSchemaMetadata?.editableSchemaFieldInfo, [
+    { fieldPath: 'order_id', description: 'Order number, unique per shop.' },
+  ]);
 });
 
-request('creates a tag, and a second createTag surfaces as ClientError with DataHub\'s extensions', async ({ client }) => {
-  const input = { id: 'client-deprecated', name: 'Deprecated', description: 'Having this tag means this column or table is deprecated.' };
-  assert.equal(await client.request(CREATE_TAG, { input }), { createTag: 'urn:li:tag:client-deprecated' });
-  const error = await clientError(() => client.request(CREATE_TAG, { input }));
-  assert.is(error.response.status, 200, 'GraphQL failures are HTTP 200, as in DataHub');
-  assert.is(error.response.errors?.length, 1);
-  const [first] = error.response.errors ?? [];
-  assert.is(first?.message, 'This Tag already exists!');
-  assert.equal(first?.path, ['createTag']);
-  assert.equal(first?.extensions, { code: 400, type: 'BAD_REQUEST', classification: 'DataFetchingException' });
-  assert.equal(error.response.data, { createTag: null });
-  assert.match(error.message, /This Tag already exists!/);
-});
+request(
+  "creates a tag, and a second createTag surfaces as ClientError with DataHub's extensions",
+  async ({ client }) => {
+    const input = {
+      id: 'client-deprecated',
+      name: 'Deprecated',
+      description: 'Having this tag means this column or table is deprecated.',
+    };
+    assert.equal(await client.request(CREATE_TAG, { input }), { createTag: 'urn:li:tag:client-deprecated' });
+    const error = await clientError(() => client.request(CREATE_TAG, { input }));
+    assert.is(error.response.status, 200, 'GraphQL failures are HTTP 200, as in DataHub');
+    assert.is(error.response.errors?.length, 1);
+    const [first] = error.response.errors ?? [];
+    assert.is(first?.message, 'This Tag already exists!');
+    assert.equal(first?.path, ['createTag']);
+    assert.equal(first?.extensions, { code: 400, type: 'BAD_REQUEST', classification: 'DataFetchingException' });
+    assert.equal(error.response.data, { createTag: null });
+    assert.match(error.message, /This Tag already exists!/);
+  },
+);
 
 request('surfaces a refused privilege, a validation error and a missing token as ClientError', async ({ hub }) => {
-  const reader = new GraphQLClient(hub.graphqlUrl, { headers: { Authorization: `Bearer ${await hub.createToken('carol')}` } });
+  const reader = new GraphQLClient(hub.graphqlUrl, {
+    headers: { Authorization: `Bearer ${await hub.createToken('carol')}` },
+  });
   const denied = await clientError(() => reader.request(CREATE_TAG, { input: { id: 'carol-tag', name: 'x' } }));
-  assert.is(denied.response.errors?.[0]?.message, 'Unauthorized to perform this action. Please contact your DataHub administrator.');
-  assert.equal(denied.response.errors?.[0]?.extensions, { code: 403, type: 'UNAUTHORIZED', classification: 'DataFetchingException' });
+  assert.is(
+    denied.response.errors?.[0]?.message,
+    'Unauthorized to perform this action. Please contact your DataHub administrator.',
+  );
+  assert.equal(denied.response.errors?.[0]?.extensions, {
+    code: 403,
+    type: 'UNAUTHORIZED',
+    classification: 'DataFetchingException',
+  });
 
   const client = new GraphQLClient(hub.graphqlUrl, { headers: { Authorization: `Bearer ${hub.token}` } });
   const invalid = await clientError(() => client.request('{ dataset(urn: "x") { noSuchField } }'));
@@ -175,16 +209,25 @@ urql('runs a query with variables, sent as GET, and gets the data', async ({ cli
   assert.match(lines.join('\n'), /^GET \/api\/graphql 200 .* getDataset$/m, 'urql sent the query as GET');
 });
 
-urql('runs a mutation (urql sends it as POST) and reads the change back with a fresh request', async ({ client, lines }) => {
-  lines.length = 0;
-  const input = { id: 'urql-made', name: 'Made by urql' };
-  const created = await client.mutation<{ createTag: string }>(CREATE_TAG, { input }).toPromise();
-  assert.is(created.error, undefined, String(created.error));
-  assert.is(created.data?.createTag, 'urn:li:tag:urql-made');
-  assert.match(lines.join('\n'), /^POST \/api\/graphql 200 .* createTag$/m);
-  const read = await client.query('query tag($urn: String!) { tag(urn: $urn) { properties { name } } }', { urn: 'urn:li:tag:urql-made' }, { requestPolicy: 'network-only' }).toPromise();
-  assert.equal(read.data?.tag?.properties, { name: 'Made by urql', __typename: 'TagProperties' });
-});
+urql(
+  'runs a mutation (urql sends it as POST) and reads the change back with a fresh request',
+  async ({ client, lines }) => {
+    lines.length = 0;
+    const input = { id: 'urql-made', name: 'Made by urql' };
+    const created = await client.mutation<{ createTag: string }>(CREATE_TAG, { input }).toPromise();
+    assert.is(created.error, undefined, String(created.error));
+    assert.is(created.data?.createTag, 'urn:li:tag:urql-made');
+    assert.match(lines.join('\n'), /^POST \/api\/graphql 200 .* createTag$/m);
+    const read = await client
+      .query(
+        'query tag($urn: String!) { tag(urn: $urn) { properties { name } } }',
+        { urn: 'urn:li:tag:urql-made' },
+        { requestPolicy: 'network-only' },
+      )
+      .toPromise();
+    assert.equal(read.data?.tag?.properties, { name: 'Made by urql', __typename: 'TagProperties' });
+  },
+);
 
 urql('reports a missing token as a network error carrying the 401', async ({ hub }) => {
   const anonymous = new UrqlClient({ url: hub.graphqlUrl, exchanges: [fetchExchange] });
@@ -199,10 +242,13 @@ urql.run();
 // ---
 
 type FetchContext = { hub: TestServer };
-const raw = suite<FetchContext>('raw fetch, as DataHub\'s docs send requests');
+const raw = suite<FetchContext>("raw fetch, as DataHub's docs send requests");
 
 /** POSTs `body` exactly as the docs' curl commands do: a bearer token and JSON, nothing else. */
-async function post(hub: TestServer, body: string): Promise<{ status: number; contentType: string | null; json: unknown }> {
+async function post(
+  hub: TestServer,
+  body: string,
+): Promise<{ status: number; contentType: string | null; json: unknown }> {
   const response = await fetch(hub.graphqlUrl, {
     method: 'POST',
     headers: { Authorization: `Bearer ${hub.token}`, 'Content-Type': 'application/json' },
@@ -222,15 +268,21 @@ raw.before(async (context) => {
 raw.after(async ({ hub }) => hub?.close());
 
 if (withBootstrap) {
-  raw('answers descriptions.md\'s curl body, byte for byte as the docs send it, with the docs\' answer', async ({ hub }) => {
-    const body = String.raw`{ "query": "query { dataset(urn: \"urn:li:dataset:(urn:li:dataPlatform:hive,fct_users_deleted,PROD)\") { properties { description } } }", "variables":{}}`;
-    const reply = await post(hub, body);
-    assert.is(reply.status, 200);
-    assert.match(reply.contentType ?? '', /^application\/json/);
-    assert.equal(reply.json, { data: { dataset: { properties: { description: 'table containing all the users deleted on a single day' } } }, extensions: {} });
-  });
+  raw(
+    "answers descriptions.md's curl body, byte for byte as the docs send it, with the docs' answer",
+    async ({ hub }) => {
+      const body = String.raw`{ "query": "query { dataset(urn: \"urn:li:dataset:(urn:li:dataPlatform:hive,fct_users_deleted,PROD)\") { properties { description } } }", "variables":{}}`;
+      const reply = await post(hub, body);
+      assert.is(reply.status, 200);
+      assert.match(reply.contentType ?? '', /^application\/json/);
+      assert.equal(reply.json, {
+        data: { dataset: { properties: { description: 'table containing all the users deleted on a single day' } } },
+        extensions: {},
+      });
+    },
+  );
 
-  raw('runs descriptions.md\'s updateDataset and updateDescription, then reads the edits back', async ({ hub }) => {
+  raw("runs descriptions.md's updateDataset and updateDescription, then reads the edits back", async ({ hub }) => {
     const updateDataset = DOCS_UPDATE_DATASET;
     assert.equal((await post(hub, docsBody(updateDataset))).json, {
       data: { updateDataset: { urn: 'urn:li:dataset:(urn:li:dataPlatform:hive,fct_users_created,PROD)' } },
@@ -246,22 +298,38 @@ if (withBootstrap) {
     }
   )
 }`;
-    assert.equal((await post(hub, docsBody(updateDescription))).json, { data: { updateDescription: true }, extensions: {} });
+    assert.equal((await post(hub, docsBody(updateDescription))).json, {
+      data: { updateDescription: true },
+      extensions: {},
+    });
 
-    const created = await post(hub, docsBody('{ dataset(urn: "urn:li:dataset:(urn:li:dataPlatform:hive,fct_users_created,PROD)") { editableProperties { description } institutionalMemory { elements { url label } } } }'));
+    const created = await post(
+      hub,
+      docsBody(
+        '{ dataset(urn: "urn:li:dataset:(urn:li:dataPlatform:hive,fct_users_created,PROD)") { editableProperties { description } institutionalMemory { elements { url label } } } }',
+      ),
+    );
     assert.equal(created.json, {
       data: {
         dataset: {
-          editableProperties: { description: '## The Real Estate Sales Dataset\nThis is a really important Dataset that contains all the relevant information about sales that have happened organized by address.\n' },
-          institutionalMemory: { elements: [
-            { url: 'https://www.linkedin.com', label: 'Sample doc' },
-            { url: 'https://wikipedia.com/real_estate', label: 'This is the definition of what real estate means' },
-          ] },
+          editableProperties: {
+            description:
+              '## The Real Estate Sales Dataset\nThis is a really important Dataset that contains all the relevant information about sales that have happened organized by address.\n',
+          },
+          institutionalMemory: {
+            elements: [
+              { url: 'https://www.linkedin.com', label: 'Sample doc' },
+              { url: 'https://wikipedia.com/real_estate', label: 'This is the definition of what real estate means' },
+            ],
+          },
         },
       },
       extensions: {},
     });
-    const deleted = (await post(hub, docsBody(`query {
+    const deleted = (
+      await post(
+        hub,
+        docsBody(`query {
   dataset(urn: "urn:li:dataset:(urn:li:dataPlatform:hive,fct_users_deleted,PROD)") {
     schemaMetadata {
       fields {
@@ -270,15 +338,19 @@ if (withBootstrap) {
       }
     }
   }
-}`))).json as { data: DatasetRead };
+}`),
+      )
+    ).json as { data: DatasetRead };
     assert.equal(deleted.data.dataset?.schemaMetadata?.fields[0], {
       fieldPath: 'user_name',
       description: 'Name of the user who was deleted. This description is updated via GrpahQL.',
     });
   });
 
-  raw('runs tags.md\'s createTag, answers a repeat with DataHub\'s error shape, and reads the Legacy tag as the docs show', async ({ hub }) => {
-    const createTag = `mutation createTag {
+  raw(
+    "runs tags.md's createTag, answers a repeat with DataHub's error shape, and reads the Legacy tag as the docs show",
+    async ({ hub }) => {
+      const createTag = `mutation createTag {
     createTag(input:
     {
       name: "Deprecated",
@@ -286,27 +358,52 @@ if (withBootstrap) {
       description: "Having this tag means this column or table is deprecated."
     })
 }`;
-    assert.equal((await post(hub, docsBody(createTag))).json, { data: { createTag: 'urn:li:tag:deprecated' }, extensions: {} });
-    const again = await post(hub, docsBody(createTag));
-    assert.is(again.status, 200);
-    const { errors, data, extensions } = again.json as { errors: { message: string; path: string[]; extensions: object }[]; data: object; extensions: object };
-    assert.is(errors.length, 1);
-    assert.is(errors[0]?.message, 'This Tag already exists!');
-    assert.equal(errors[0]?.path, ['createTag']);
-    assert.equal(errors[0]?.extensions, { code: 400, type: 'BAD_REQUEST', classification: 'DataFetchingException' });
-    assert.equal(data, { createTag: null });
-    assert.equal(extensions, {});
+      assert.equal((await post(hub, docsBody(createTag))).json, {
+        data: { createTag: 'urn:li:tag:deprecated' },
+        extensions: {},
+      });
+      const again = await post(hub, docsBody(createTag));
+      assert.is(again.status, 200);
+      const { errors, data, extensions } = again.json as {
+        errors: { message: string; path: string[]; extensions: object }[];
+        data: object;
+        extensions: object;
+      };
+      assert.is(errors.length, 1);
+      assert.is(errors[0]?.message, 'This Tag already exists!');
+      assert.equal(errors[0]?.path, ['createTag']);
+      assert.equal(errors[0]?.extensions, { code: 400, type: 'BAD_REQUEST', classification: 'DataFetchingException' });
+      assert.equal(data, { createTag: null });
+      assert.equal(extensions, {});
 
-    const legacy = await post(hub, docsBody(`query {
+      const legacy = await post(
+        hub,
+        docsBody(`query {
   dataset(urn: "urn:li:dataset:(urn:li:dataPlatform:hive,SampleHiveDataset,PROD)") {
     tags { tags { tag { name urn properties { description colorHex } } } }
   }
-}`));
-    assert.equal(legacy.json, {
-      data: { dataset: { tags: { tags: [{ tag: { name: 'Legacy', urn: 'urn:li:tag:Legacy', properties: { description: 'Indicates the dataset is no longer supported', colorHex: null } } }] } } },
-      extensions: {},
-    });
-  });
+}`),
+      );
+      assert.equal(legacy.json, {
+        data: {
+          dataset: {
+            tags: {
+              tags: [
+                {
+                  tag: {
+                    name: 'Legacy',
+                    urn: 'urn:li:tag:Legacy',
+                    properties: { description: 'Indicates the dataset is no longer supported', colorHex: null },
+                  },
+                },
+              ],
+            },
+          },
+        },
+        extensions: {},
+      });
+    },
+  );
 }
 
 raw.run();

@@ -47,7 +47,8 @@ async function refusedWithin(hub: TestServer, deadlineMs: number): Promise<strin
 }
 
 /** GET /config on a connection of its own, closed after the answer; '' when the server drops it. */
-const askConfig = (hub: TestServer): Promise<string> => rawExchange(hub, 'GET /config HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+const askConfig = (hub: TestServer): Promise<string> =>
+  rawExchange(hub, 'GET /config HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 limit('answers /health at once while stalled clients hold every connection, and others a JSON 503', async (context) => {
@@ -57,7 +58,10 @@ limit('answers /health at once while stalled clients hold every connection, and 
   const refused = await refusedWithin(hub, SETTLE_DEADLINE_MS);
   assert.match(refused, /^HTTP\/1\.1 503 /, `the limit is reached within ${SETTLE_DEADLINE_MS} ms`);
   assert.match(refused, /\r\nRetry-After: 1\r\n/i);
-  assert.match(refused, /\{"errors":\[\{"message":"minihub has 20 connections open, its limit \(maxConnections\); try again shortly"\}\]\}$/);
+  assert.match(
+    refused,
+    /\{"errors":\[\{"message":"minihub has 20 connections open, its limit \(maxConnections\); try again shortly"\}\]\}$/,
+  );
 
   const started = performance.now();
   const health = await rawExchange(hub, 'GET /health HTTP/1.1\r\nHost: x\r\n\r\n');

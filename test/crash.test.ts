@@ -40,56 +40,65 @@ crash.run();
 
 const restart = suite('restart right after kill -9');
 
-restart('a server started through tsx, killed with kill -9 while still a zombie, is replaced at once on the same data directory', async () => {
-  // Zombies are told from /proc, which only Linux has; elsewhere a lock stays refused while its pid exists.
-  if (!existsSync('/proc/self/stat')) return;
-  const dataDir = tempDataDir();
-  // tsx's command runs the server as its child. Stopping tsx before the kill keeps the killed server a zombie
-  // (nobody reaps it) for as long as the test needs: kill(pid, 0) still finds it, and only the lock's zombie
-  // rule lets the next start through, where otherwise it would wait LOCK_WAIT_MS and be refused.
-  const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
-  const parent = spawn(process.execPath, [tsxCli, 'src/cli.ts', 'serve', '--port', '0', '--data', dataDir, '--quiet'], {
-    cwd: ROOT,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const parentExited = new Promise((resolve) => parent.once('close', resolve));
-  const killGroup = () => process.kill(-(parent.pid as number), 'SIGKILL');
-  let stdout = '';
-  parent.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  try {
-    for (const started = Date.now(); !/^ {2}try /m.test(stdout); ) {
-      if (Date.now() - started > 10_000) throw new Error(`no banner from the server under tsx: ${stdout}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    const server = Number(readFileSync(join(dataDir, 'minihub.lock'), 'utf8').split('\n')[0]);
-    assert.is.not(server, parent.pid, 'the lock is held by the server, tsx\'s child');
-    assert.is(parentPid(server), parent.pid, 'the server is tsx\'s own child, which only tsx may reap');
-    process.kill(parent.pid as number, 'SIGSTOP');
-    process.kill(server, 'SIGKILL');
-    for (let tries = 0; !isZombie(server); tries++) {
-      if (tries > 200) throw new Error(`the killed server ${server} did not become a zombie`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    assert.not.throws(() => process.kill(server, 0), 'kill(pid, 0) still finds the zombie');
-
-    const started = performance.now();
-    const next = await spawnServe(['--port', '0', '--data', dataDir, '--quiet']);
-    const ms = performance.now() - started;
+restart(
+  'a server started through tsx, killed with kill -9 while still a zombie, is replaced at once on the same data directory',
+  async () => {
+    // Zombies are told from /proc, which only Linux has; elsewhere a lock stays refused while its pid exists.
+    if (!existsSync('/proc/self/stat')) return;
+    const dataDir = tempDataDir();
+    // tsx's command runs the server as its child. Stopping tsx before the kill keeps the killed server a zombie
+    // (nobody reaps it) for as long as the test needs: kill(pid, 0) still finds it, and only the lock's zombie
+    // rule lets the next start through, where otherwise it would wait LOCK_WAIT_MS and be refused.
+    const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
+    const parent = spawn(
+      process.execPath,
+      [tsxCli, 'src/cli.ts', 'serve', '--port', '0', '--data', dataDir, '--quiet'],
+      {
+        cwd: ROOT,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    const parentExited = new Promise((resolve) => parent.once('close', resolve));
+    const killGroup = () => process.kill(-(parent.pid as number), 'SIGKILL');
+    let stdout = '';
+    parent.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     try {
-      assert.is(readFileSync(join(dataDir, 'minihub.lock'), 'utf8').split('\n')[0], String(next.child.pid));
-      assert.ok(isZombie(server), 'the killed server was still a zombie when the new one took the lock');
-      const health = await fetch(`${next.url}/health`);
-      assert.is(health.status, 200);
-      console.log(`restart after kill -9: the new server was up ${ms.toFixed(0)} ms later, its predecessor still a zombie`);
+      for (const started = Date.now(); !/^ {2}try /m.test(stdout);) {
+        if (Date.now() - started > 10_000) throw new Error(`no banner from the server under tsx: ${stdout}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const server = Number(readFileSync(join(dataDir, 'minihub.lock'), 'utf8').split('\n')[0]);
+      assert.is.not(server, parent.pid, "the lock is held by the server, tsx's child");
+      assert.is(parentPid(server), parent.pid, "the server is tsx's own child, which only tsx may reap");
+      process.kill(parent.pid as number, 'SIGSTOP');
+      process.kill(server, 'SIGKILL');
+      for (let tries = 0; !isZombie(server); tries++) {
+        if (tries > 200) throw new Error(`the killed server ${server} did not become a zombie`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      assert.not.throws(() => process.kill(server, 0), 'kill(pid, 0) still finds the zombie');
+
+      const started = performance.now();
+      const next = await spawnServe(['--port', '0', '--data', dataDir, '--quiet']);
+      const ms = performance.now() - started;
+      try {
+        assert.is(readFileSync(join(dataDir, 'minihub.lock'), 'utf8').split('\n')[0], String(next.child.pid));
+        assert.ok(isZombie(server), 'the killed server was still a zombie when the new one took the lock');
+        const health = await fetch(`${next.url}/health`);
+        assert.is(health.status, 200);
+        console.log(
+          `restart after kill -9: the new server was up ${ms.toFixed(0)} ms later, its predecessor still a zombie`,
+        );
+      } finally {
+        await next.stop();
+      }
     } finally {
-      await next.stop();
+      killGroup();
+      await parentExited;
     }
-  } finally {
-    killGroup();
-    await parentExited;
-  }
-});
+  },
+);
 
 restart.run();
 
@@ -108,7 +117,12 @@ function isZombie(pid: number): boolean {
 /** Field 4 of /proc/<pid>/stat, counted from the ")" that ends the command name. */
 function parentPid(pid: number): number {
   const stat = readStatOrEmpty(pid);
-  return Number(stat.slice(stat.lastIndexOf(')') + 1).trim().split(/\s+/)[1]);
+  return Number(
+    stat
+      .slice(stat.lastIndexOf(')') + 1)
+      .trim()
+      .split(/\s+/)[1],
+  );
 }
 
 // ---
@@ -118,7 +132,7 @@ function parentPid(pid: number): number {
  * whatever happened: the assertions that follow then say what is wrong. Polled, not a fixed sleep.
  */
 async function untilRefused(host: string, port: number, withinMs = 3000): Promise<void> {
-  for (const started = Date.now(); Date.now() - started < withinMs; ) {
+  for (const started = Date.now(); Date.now() - started < withinMs;) {
     const refused = await new Promise<boolean>((resolve) => {
       const probe = connect(port, host);
       probe.once('connect', () => {
@@ -156,7 +170,10 @@ shutdown('stops accepting, finishes the request in flight, syncs, releases the l
   await untilRefused(hostname, Number(port));
 
   // No new connection is accepted meanwhile.
-  const refused = await fetch(`${server.url}/health`).then(() => false, () => true);
+  const refused = await fetch(`${server.url}/health`).then(
+    () => false,
+    () => true,
+  );
   assert.ok(refused, 'a new connection is refused while shutting down');
 
   socket.write(body.slice(20));
@@ -176,7 +193,9 @@ shutdown('exits at once on a second signal', async () => {
   const { hostname, port } = new URL(server.url);
   const socket = connect(Number(port), hostname);
   await new Promise((resolve) => socket.once('connect', resolve));
-  socket.write(`POST /api/graphql HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`);
+  socket.write(
+    `POST /api/graphql HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`,
+  );
   await new Promise((resolve) => setTimeout(resolve, 100));
   server.child.kill('SIGTERM');
   await untilRefused(hostname, Number(port));

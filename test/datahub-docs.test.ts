@@ -17,16 +17,39 @@ const SMOKE_FIELD = '[version=2.0].[type=boolean].field_bar';
 // editable field info (from an earlier tag add) without a description.
 const SMOKE_RECORDS: JsonValue[] = [
   {
-    entityType: 'dataset', entityUrn: SMOKE, changeType: 'UPSERT', aspectName: 'schemaMetadata',
-    aspect: { json: {
-      schemaName: 'test-tags-terms-sample-kafka', platform: 'urn:li:dataPlatform:kafka', version: 0, hash: '',
-      platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
-      fields: [{ fieldPath: SMOKE_FIELD, nullable: false, type: { type: { 'com.linkedin.schema.BooleanType': {} } }, nativeDataType: 'boolean', recursive: false }],
-    } },
+    entityType: 'dataset',
+    entityUrn: SMOKE,
+    changeType: 'UPSERT',
+    aspectName: 'schemaMetadata',
+    aspect: {
+      json: {
+        schemaName: 'test-tags-terms-sample-kafka',
+        platform: 'urn:li:dataPlatform:kafka',
+        version: 0,
+        hash: '',
+        platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
+        fields: [
+          {
+            fieldPath: SMOKE_FIELD,
+            nullable: false,
+            type: { type: { 'com.linkedin.schema.BooleanType': {} } },
+            nativeDataType: 'boolean',
+            recursive: false,
+          },
+        ],
+      },
+    },
   },
   {
-    entityType: 'dataset', entityUrn: SMOKE, changeType: 'UPSERT', aspectName: 'editableSchemaMetadata',
-    aspect: { json: { editableSchemaFieldInfo: [{ fieldPath: SMOKE_FIELD, globalTags: { tags: [{ tag: 'urn:li:tag:Legacy' }] } }] } },
+    entityType: 'dataset',
+    entityUrn: SMOKE,
+    changeType: 'UPSERT',
+    aspectName: 'editableSchemaMetadata',
+    aspect: {
+      json: {
+        editableSchemaFieldInfo: [{ fieldPath: SMOKE_FIELD, globalTags: { tags: [{ tag: 'urn:li:tag:Legacy' }] } }],
+      },
+    },
   },
 ];
 
@@ -50,7 +73,10 @@ test('descriptions.md: reads a dataset description', async ({ hub }) => {
     }
   }
 }`);
-  assert.equal(reply.json, { data: { dataset: { properties: { description: 'table containing all the users deleted on a single day' } } }, extensions: {} });
+  assert.equal(reply.json, {
+    data: { dataset: { properties: { description: 'table containing all the users deleted on a single day' } } },
+    extensions: {},
+  });
 });
 
 test('descriptions.md: reads column descriptions in schema order', async ({ hub }) => {
@@ -74,7 +100,7 @@ test('descriptions.md: reads column descriptions in schema order', async ({ hub 
   ]);
 });
 
-test('descriptions.md: the docs\' curl body for the description read works as sent', async ({ hub }) => {
+test("descriptions.md: the docs' curl body for the description read works as sent", async ({ hub }) => {
   const reply = await hub.request('/api/graphql', {
     method: 'POST',
     headers: { Authorization: `Bearer ${hub.token}`, 'Content-Type': 'application/json' },
@@ -84,18 +110,30 @@ test('descriptions.md: the docs\' curl body for the description read works as se
 });
 
 test('descriptions.md: updateDataset adds a description and a link given as a single object', async ({ hub }) => {
-  const description = '## The Real Estate Sales Dataset\nThis is a really important Dataset that contains all the relevant information about sales that have happened organized by address.\n';
+  const description =
+    '## The Real Estate Sales Dataset\nThis is a really important Dataset that contains all the relevant information about sales that have happened organized by address.\n';
   const reply = await hub.gql(DOCS_UPDATE_DATASET);
   assert.equal(reply.json, { data: { updateDataset: { urn: CREATED } }, extensions: {} });
-  const read = await hub.gql(`{ dataset(urn: "${CREATED}") { properties { description } editableProperties { description }
+  const read =
+    await hub.gql(`{ dataset(urn: "${CREATED}") { properties { description } editableProperties { description }
     institutionalMemory { elements { url label author { urn } associatedUrn } } } }`);
   const dataset = read.json.data.dataset;
   assert.is(dataset.properties.description, description);
   assert.is(dataset.editableProperties.description, description);
   // The ingested "Sample doc" link stays; the new one is added (the specification's rule 3).
   assert.equal(dataset.institutionalMemory.elements, [
-    { url: 'https://www.linkedin.com', label: 'Sample doc', author: { urn: 'urn:li:corpuser:jdoe' }, associatedUrn: CREATED },
-    { url: 'https://wikipedia.com/real_estate', label: 'This is the definition of what real estate means', author: { urn: 'urn:li:corpuser:jdoe' }, associatedUrn: CREATED },
+    {
+      url: 'https://www.linkedin.com',
+      label: 'Sample doc',
+      author: { urn: 'urn:li:corpuser:jdoe' },
+      associatedUrn: CREATED,
+    },
+    {
+      url: 'https://wikipedia.com/real_estate',
+      label: 'This is the definition of what real estate means',
+      author: { urn: 'urn:li:corpuser:jdoe' },
+      associatedUrn: CREATED,
+    },
   ]);
 });
 
@@ -125,11 +163,19 @@ test('descriptions.md: updateDescription sets a column description, plain and as
   )
 }`);
   assert.equal(block.json, { data: { updateDescription: true }, extensions: {} });
-  const read = await hub.gql(`{ dataset(urn: "${DELETED}") { schemaMetadata { fields { fieldPath description } } editableSchemaMetadata { editableSchemaFieldInfo { fieldPath description } } } }`);
-  const expected = '### User Name\nThe `user_name` column is a primary key column that contains the name of the user who was deleted.';
+  const read = await hub.gql(
+    `{ dataset(urn: "${DELETED}") { schemaMetadata { fields { fieldPath description } } editableSchemaMetadata { editableSchemaFieldInfo { fieldPath description } } } }`,
+  );
+  const expected =
+    '### User Name\nThe `user_name` column is a primary key column that contains the name of the user who was deleted.';
   assert.equal(read.json.data.dataset.schemaMetadata.fields[0], { fieldPath: 'user_name', description: expected });
-  assert.equal(read.json.data.dataset.schemaMetadata.fields[1], { fieldPath: 'timestamp', description: 'Timestamp user was deleted at' });
-  assert.equal(read.json.data.dataset.editableSchemaMetadata.editableSchemaFieldInfo, [{ fieldPath: 'user_name', description: expected }]);
+  assert.equal(read.json.data.dataset.schemaMetadata.fields[1], {
+    fieldPath: 'timestamp',
+    description: 'Timestamp user was deleted at',
+  });
+  assert.equal(read.json.data.dataset.editableSchemaMetadata.editableSchemaFieldInfo, [
+    { fieldPath: 'user_name', description: expected },
+  ]);
 });
 
 test('tags.md: createTag with an id returns urn:li:tag:<id> and stores name and description', async ({ hub }) => {
@@ -143,7 +189,10 @@ test('tags.md: createTag with an id returns urn:li:tag:<id> and stores name and 
 }`);
   assert.equal(reply.json, { data: { createTag: 'urn:li:tag:deprecated' }, extensions: {} });
   const tag = await hub.gql('{ tag(urn: "urn:li:tag:deprecated") { name properties { name description } } }');
-  assert.equal(tag.json.data.tag, { name: 'deprecated', properties: { name: 'Deprecated', description: 'Having this tag means this column or table is deprecated.' } });
+  assert.equal(tag.json.data.tag, {
+    name: 'deprecated',
+    properties: { name: 'Deprecated', description: 'Having this tag means this column or table is deprecated.' },
+  });
 });
 
 test('how-to-set-up-graphql.md: createTag without an id returns a uuid urn', async ({ hub }) => {
@@ -163,8 +212,24 @@ test('tags.md: reads the Legacy tag on SampleHiveDataset', async ({ hub }) => {
     tags { tags { tag { name urn properties { description colorHex } } } }
   }
 }`);
-  assert.equal(reply.json, { data: { dataset: { tags: { tags: [{ tag: { name: 'Legacy', urn: 'urn:li:tag:Legacy',
-    properties: { description: 'Indicates the dataset is no longer supported', colorHex: null } } }] } } }, extensions: {} });
+  assert.equal(reply.json, {
+    data: {
+      dataset: {
+        tags: {
+          tags: [
+            {
+              tag: {
+                name: 'Legacy',
+                urn: 'urn:li:tag:Legacy',
+                properties: { description: 'Indicates the dataset is no longer supported', colorHex: null },
+              },
+            },
+          ],
+        },
+      },
+    },
+    extensions: {},
+  });
 });
 
 test('getting-started.md: properties.name falls back to the name in the urn', async ({ hub }) => {
@@ -176,29 +241,48 @@ test('getting-started.md: properties.name falls back to the name in the urn', as
     }
   }
 }`);
-  assert.equal(reply.json.data.dataset, { urn: 'urn:li:dataset:(urn:li:dataPlatform:kafka,SampleKafkaDataset,PROD)', properties: { name: 'SampleKafkaDataset' } });
+  assert.equal(reply.json.data.dataset, {
+    urn: 'urn:li:dataset:(urn:li:dataPlatform:kafka,SampleKafkaDataset,PROD)',
+    properties: { name: 'SampleKafkaDataset' },
+  });
 });
 
 test('tags_and_terms_test.py: updateDescription with variables on a Kafka v2 field path', async ({ hub }) => {
   const read = `{ dataset(urn: "${SMOKE}") { editableSchemaMetadata { editableSchemaFieldInfo { description } } } }`;
-  assert.equal((await hub.gql(read)).json.data.dataset.editableSchemaMetadata, { editableSchemaFieldInfo: [{ description: null }] });
+  assert.equal((await hub.gql(read)).json.data.dataset.editableSchemaMetadata, {
+    editableSchemaFieldInfo: [{ description: null }],
+  });
   const reply = await hub.request('/api/graphql', {
     method: 'POST',
     headers: { Authorization: `Bearer ${hub.token}`, 'Content-Type': 'application/json' },
     body: JSON.stringify({
       query: 'mutation updateDescription($input: DescriptionUpdateInput!) { updateDescription(input: $input) }',
-      variables: { input: { description: 'new description', resourceUrn: SMOKE, subResource: SMOKE_FIELD, subResourceType: 'DATASET_FIELD' } },
+      variables: {
+        input: {
+          description: 'new description',
+          resourceUrn: SMOKE,
+          subResource: SMOKE_FIELD,
+          subResourceType: 'DATASET_FIELD',
+        },
+      },
     }),
   });
   assert.equal(reply.json, { data: { updateDescription: true }, extensions: {} });
-  assert.equal((await hub.gql(read)).json.data.dataset.editableSchemaMetadata, { editableSchemaFieldInfo: [{ description: 'new description' }] });
+  assert.equal((await hub.gql(read)).json.data.dataset.editableSchemaMetadata, {
+    editableSchemaFieldInfo: [{ description: 'new description' }],
+  });
   // The field info's tag survives the description edit.
-  const tags = await hub.gql(`{ dataset(urn: "${SMOKE}") { editableSchemaMetadata { editableSchemaFieldInfo { tags { tags { tag { urn } } } } } } }`);
-  assert.equal(tags.json.data.dataset.editableSchemaMetadata.editableSchemaFieldInfo[0].tags.tags, [{ tag: { urn: 'urn:li:tag:Legacy' } }]);
+  const tags = await hub.gql(
+    `{ dataset(urn: "${SMOKE}") { editableSchemaMetadata { editableSchemaFieldInfo { tags { tags { tag { urn } } } } } } }`,
+  );
+  assert.equal(tags.json.data.dataset.editableSchemaMetadata.editableSchemaFieldInfo[0].tags.tags, [
+    { tag: { urn: 'urn:li:tag:Legacy' } },
+  ]);
 });
 
 test('web-react documents: the UI-shaped reads validate and answer', async ({ hub }) => {
-  const reply = await hub.gql(`query getDataset($urn: String!) {
+  const reply = await hub.gql(
+    `query getDataset($urn: String!) {
   dataset(urn: $urn) {
     urn name type origin exists
     platform { urn type name properties { type displayName datasetNameDelimiter logoUrl } displayName }
@@ -212,21 +296,31 @@ test('web-react documents: the UI-shaped reads validate and answer', async ({ hu
       fields { fieldPath label jsonPath nullable description type nativeDataType recursive isPartOfKey isPartitioningKey } primaryKeys }
     editableSchemaMetadata { editableSchemaFieldInfo { fieldPath description } }
   }
-}`, { urn: DELETED });
+}`,
+    { urn: DELETED },
+  );
   assert.is(reply.json.errors, undefined, JSON.stringify(reply.json.errors));
   const dataset = reply.json.data.dataset;
   assert.is(dataset.platform.properties.displayName, 'Hive');
   assert.equal(dataset.properties.customProperties, [{ key: 'encoding', value: 'utf-8' }]);
-  assert.equal(dataset.ownership.owners.map((owner: { owner: { urn: string } }) => owner.owner.urn), ['urn:li:corpuser:jdoe', 'urn:li:corpuser:datahub']);
+  assert.equal(
+    dataset.ownership.owners.map((owner: { owner: { urn: string } }) => owner.owner.urn),
+    ['urn:li:corpuser:jdoe', 'urn:li:corpuser:datahub'],
+  );
   assert.is(dataset.schemaMetadata.platformSchema.schema.startsWith('{"type":"record"'), true);
   assert.equal(dataset.schemaMetadata.primaryKeys, ['user_name']);
 });
 
 test('containers from MCPs: reads the bootstrap containers and their nesting', async ({ hub }) => {
-  const reply = await hub.gql('{ container(urn: "urn:li:container:SCHEMA") { properties { name description } container { urn properties { name description } } } }');
+  const reply = await hub.gql(
+    '{ container(urn: "urn:li:container:SCHEMA") { properties { name description } container { urn properties { name description } } } }',
+  );
   assert.equal(reply.json.data.container, {
     properties: { name: 'datahub_schema', description: 'The Root DataHub Schema' },
-    container: { urn: 'urn:li:container:DATABASE', properties: { name: 'datahub_db', description: 'The Root DataHub DB' } },
+    container: {
+      urn: 'urn:li:container:DATABASE',
+      properties: { name: 'datahub_db', description: 'The Root DataHub DB' },
+    },
   });
 });
 

@@ -53,7 +53,11 @@ function only(parsed: ParsedFile): IngestedAspect {
 function objectAt(value: JsonValue | undefined, ...path: (string | number)[]): JsonObject {
   let current: JsonValue | undefined = value;
   for (const step of path) {
-    current = Array.isArray(current) ? current[step as number] : isJsonObject(current) ? current[step as string] : undefined;
+    current = Array.isArray(current)
+      ? current[step as number]
+      : isJsonObject(current)
+        ? current[step as string]
+        : undefined;
   }
   if (!isJsonObject(current)) throw new Error(`no object at ${path.join('.')}`);
   return current;
@@ -73,7 +77,12 @@ inputs('reads a JSON array of records, numbering them from 1', () => {
 inputs('reads a single JSON object as one record', () => {
   const parsed = parse(propertiesMcp);
   assert.is(parsed.records, 1);
-  assert.equal(only(parsed), { urn: HIVE, entityType: 'dataset', aspect: 'datasetProperties', value: { description: 'created users' } });
+  assert.equal(only(parsed), {
+    urn: HIVE,
+    entityType: 'dataset',
+    aspect: 'datasetProperties',
+    value: { description: 'created users' },
+  });
 });
 
 inputs('reads JSON lines, rejecting a bad line by its line number and keeping the others', () => {
@@ -106,7 +115,10 @@ inputs('throws a BAD_REQUEST naming the file when the text is not JSON at all', 
 });
 
 inputs('throws rather than guessing when a pretty-printed array is broken', () => {
-  assert.throws(() => parseDataHubFile('[\n  {"a": 1},\n  {"b": \n]', 'broken.json'), /Cannot read broken\.json: it is not valid JSON/);
+  assert.throws(
+    () => parseDataHubFile('[\n  {"a": 1},\n  {"b": \n]', 'broken.json'),
+    /Cannot read broken\.json: it is not valid JSON/,
+  );
 });
 
 const mces = suite('parseDataHubFile: MetadataChangeEvents');
@@ -127,7 +139,9 @@ const fieldRecord = mce(HIVE, 'DatasetSnapshot', [
       platform: 'urn:li:dataPlatform:hive',
       version: { long: 0 },
       hash: '',
-      platformSchema: { [`${P2A}schema.KafkaSchema`]: { documentSchema: '{}', documentSchemaType: { string: 'AVRO' } } },
+      platformSchema: {
+        [`${P2A}schema.KafkaSchema`]: { documentSchema: '{}', documentSchemaType: { string: 'AVRO' } },
+      },
       fields: [
         {
           fieldPath: 'user_id',
@@ -147,11 +161,14 @@ const fieldRecord = mce(HIVE, 'DatasetSnapshot', [
 mces('turns each snapshot aspect into an upsert with its camelCase aspect name, in file order', () => {
   const parsed = parse(fieldRecord);
   assert.equal(parsed.rejected, []);
-  assert.equal(parsed.aspects.map((a) => [a.urn, a.entityType, a.aspect]), [
-    [HIVE, 'dataset', 'status'],
-    [HIVE, 'dataset', 'datasetProperties'],
-    [HIVE, 'dataset', 'schemaMetadata'],
-  ]);
+  assert.equal(
+    parsed.aspects.map((a) => [a.urn, a.entityType, a.aspect]),
+    [
+      [HIVE, 'dataset', 'status'],
+      [HIVE, 'dataset', 'datasetProperties'],
+      [HIVE, 'dataset', 'schemaMetadata'],
+    ],
+  );
 });
 
 mces('unwraps Avro unions so descriptions come out as plain strings', () => {
@@ -177,14 +194,18 @@ mces('leaves customProperties alone, since its keys are user data', () => {
 });
 
 mces('unwraps a customProperties map that arrives in Avro {"map": …} form', () => {
-  const record = mce(HIVE, 'DatasetSnapshot', [{ [`${P2A}dataset.DatasetProperties`]: { customProperties: { map: { a: 'b' } } } }]);
+  const record = mce(HIVE, 'DatasetSnapshot', [
+    { [`${P2A}dataset.DatasetProperties`]: { customProperties: { map: { a: 'b' } } } },
+  ]);
   assert.equal(objectAt(only(parse(record)).value).customProperties, { a: 'b' });
 });
 
 mces('normalises record-union keys from com.linkedin.pegasus2avro. to com.linkedin.', () => {
   const [, , schema] = parse(fieldRecord).aspects;
   const value = objectAt(schema?.value);
-  assert.equal(value.platformSchema, { 'com.linkedin.schema.KafkaSchema': { documentSchema: '{}', documentSchemaType: 'AVRO' } });
+  assert.equal(value.platformSchema, {
+    'com.linkedin.schema.KafkaSchema': { documentSchema: '{}', documentSchemaType: 'AVRO' },
+  });
   assert.equal(objectAt(value, 'fields', 0).type, { type: { 'com.linkedin.schema.StringType': {} } });
 });
 
@@ -218,15 +239,22 @@ mces('keeps aspects and entity types minihub does not interpret', () => {
 });
 
 mces('rejects a snapshot whose type does not match its urn', () => {
-  const parsed = parse(mce('urn:li:corpuser:jdoe', 'DatasetSnapshot', [{ [`${P2A}common.Status`]: { removed: false } }]));
+  const parsed = parse(
+    mce('urn:li:corpuser:jdoe', 'DatasetSnapshot', [{ [`${P2A}common.Status`]: { removed: false } }]),
+  );
   assert.is(parsed.aspects.length, 0);
   assert.match(parsed.rejected[0]?.reason ?? '', 'a DatasetSnapshot cannot hold a "corpuser" urn');
 });
 
 mces('rejects the whole record when one aspect is malformed', () => {
-  const parsed = parse(mce(HIVE, 'DatasetSnapshot', [{ [`${P2A}common.Status`]: { removed: false } }, { datasetProperties: {} }]));
+  const parsed = parse(
+    mce(HIVE, 'DatasetSnapshot', [{ [`${P2A}common.Status`]: { removed: false } }, { datasetProperties: {} }]),
+  );
   assert.is(parsed.aspects.length, 0);
-  assert.match(parsed.rejected[0]?.reason ?? '', 'aspect 2 has type "datasetProperties"; expected a fully qualified type');
+  assert.match(
+    parsed.rejected[0]?.reason ?? '',
+    'aspect 2 has type "datasetProperties"; expected a fully qualified type',
+  );
 });
 
 const mcps = suite('parseDataHubFile: MetadataChangeProposals');
@@ -245,7 +273,9 @@ mcps('parses an aspect given as a JSON string in aspect.value', () => {
 });
 
 mcps('parses an aspect given as an object in aspect.json', () => {
-  const record = mcp('urn:li:post:1', 'postInfo', { json: { type: 'HOME_PAGE_ANNOUNCEMENT', content: { title: 'Hi' } } });
+  const record = mcp('urn:li:post:1', 'postInfo', {
+    json: { type: 'HOME_PAGE_ANNOUNCEMENT', content: { title: 'Hi' } },
+  });
   assert.equal(only(parse(record)).value, { type: 'HOME_PAGE_ANNOUNCEMENT', content: { title: 'Hi' } });
 });
 
@@ -271,7 +301,10 @@ mcps('rejects a proposal whose entityType disagrees with its urn', () => {
 });
 
 mcps('keeps an aspect minihub does not interpret', () => {
-  const record = mcp(HIVE, 'datasetProfile', { value: '{"timestampMillis": 1, "rowCount": 4500}', contentType: 'application/json' });
+  const record = mcp(HIVE, 'datasetProfile', {
+    value: '{"timestampMillis": 1, "rowCount": 4500}',
+    contentType: 'application/json',
+  });
   assert.equal(only(parse(record)).value, { timestampMillis: 1, rowCount: 4500 });
 });
 
@@ -290,10 +323,19 @@ rejections('rejects a record that is neither an MCE nor an MCP, saying what was 
 });
 
 rejections('rejects a record with a bad urn using the urn parser message', () => {
-  const parsed = parse([mcp('urn:li:dataset:(urn:li:dataPlatform:hive,,PROD)', 'status', { json: { removed: false } }), propertiesMcp]);
+  const parsed = parse([
+    mcp('urn:li:dataset:(urn:li:dataPlatform:hive,,PROD)', 'status', { json: { removed: false } }),
+    propertiesMcp,
+  ]);
   assert.is(parsed.aspects.length, 1);
-  assert.equal(parsed.rejected.map((r) => r.record), [1]);
-  assert.match(parsed.rejected[0]?.reason ?? '', 'Invalid urn "urn:li:dataset:(urn:li:dataPlatform:hive,,PROD)": part 2 of its key is empty');
+  assert.equal(
+    parsed.rejected.map((r) => r.record),
+    [1],
+  );
+  assert.match(
+    parsed.rejected[0]?.reason ?? '',
+    'Invalid urn "urn:li:dataset:(urn:li:dataPlatform:hive,,PROD)": part 2 of its key is empty',
+  );
 });
 
 rejections('refuses an entity urn the API could not read, by its line, with the reason the mutations give', () => {
@@ -310,10 +352,21 @@ rejections('refuses an entity urn the API could not read, by its line, with the 
   ];
   const parsed = parseDataHubFile(lines.join('\n'), 'mixed.jsonl');
   assert.is(parsed.records, 4);
-  assert.equal(parsed.aspects.map((aspect) => aspect.urn), [HIVE]);
-  assert.equal(parsed.rejected.map((r) => r.record), [2, 3, 4]);
+  assert.equal(
+    parsed.aspects.map((aspect) => aspect.urn),
+    [HIVE],
+  );
+  assert.equal(
+    parsed.rejected.map((r) => r.record),
+    [2, 3, 4],
+  );
   // The same words updateDataset or dataset(urn) answer with for that urn.
-  unreadable.forEach((urn, i) => assert.is(parsed.rejected[i]?.reason, messageOf(() => checkedEntityType(urn))));
+  unreadable.forEach((urn, i) =>
+    assert.is(
+      parsed.rejected[i]?.reason,
+      messageOf(() => checkedEntityType(urn)),
+    ),
+  );
   assert.match(parsed.rejected[0]?.reason ?? '', 'its platform "postgres" is not a urn:li:dataPlatform:<platform> urn');
   assert.match(parsed.rejected[1]?.reason ?? '', 'its origin "LIVE" is not a FabricType');
 });
@@ -331,7 +384,8 @@ rejections('quotes at most a short piece of a huge urn, aspect name, type or cha
     { [huge]: 1 },
   ]);
   assert.is(parsed.rejected.length, 8);
-  for (const { record, reason } of parsed.rejected) assert.ok(reason.length < 400, `record ${record}: a reason of ${reason.length} characters`);
+  for (const { record, reason } of parsed.rejected)
+    assert.ok(reason.length < 400, `record ${record}: a reason of ${reason.length} characters`);
   assert.match(parsed.rejected[0]?.reason ?? '', /^Invalid urn "urn:li:A{93}…": it is 1000007 characters long/);
 });
 
@@ -350,7 +404,7 @@ names('lower-cases the leading capital run the way DataHub names aspects', () =>
   for (const [type, name] of cases) assert.is(aspectNameOf(type), name, type);
 });
 
-names('uses DataHub\'s hand-picked names for ML model aspects', () => {
+names("uses DataHub's hand-picked names for ML model aspects", () => {
   assert.is(aspectNameOf('com.linkedin.pegasus2avro.ml.metadata.Metrics'), 'mlModelMetrics');
   assert.is(aspectNameOf('com.linkedin.ml.metadata.EditableMLFeatureProperties'), 'editableMlFeatureProperties');
 });
@@ -365,7 +419,8 @@ const bootstrap = suite('parseDataHubFile: DataHub bootstrap_mce.json');
 let bootstrapParsed: ParsedFile | undefined;
 
 bootstrap.before(() => {
-  if (existsSync(bootstrapUrl)) bootstrapParsed = parseDataHubFile(readFileSync(bootstrapUrl, 'utf8'), 'bootstrap_mce.json');
+  if (existsSync(bootstrapUrl))
+    bootstrapParsed = parseDataHubFile(readFileSync(bootstrapUrl, 'utf8'), 'bootstrap_mce.json');
 });
 
 function bootstrapAspect(urn: string, aspect: string): JsonObject {
@@ -404,7 +459,7 @@ bootstrap('gives fct_users_deleted its columns in order with plain-string descri
   );
 });
 
-bootstrap('reads both containers\' containerProperties from their MCPs', () => {
+bootstrap("reads both containers' containerProperties from their MCPs", () => {
   if (bootstrapParsed === undefined) return;
   assert.equal(bootstrapAspect('urn:li:container:DATABASE', 'containerProperties'), {
     name: 'datahub_db',
@@ -416,7 +471,7 @@ bootstrap('reads both containers\' containerProperties from their MCPs', () => {
   });
 });
 
-bootstrap('reads the Legacy tag\'s properties', () => {
+bootstrap("reads the Legacy tag's properties", () => {
   if (bootstrapParsed === undefined) return;
   assert.equal(bootstrapAspect('urn:li:tag:Legacy', 'tagProperties'), {
     name: 'Legacy',
@@ -424,7 +479,7 @@ bootstrap('reads the Legacy tag\'s properties', () => {
   });
 });
 
-bootstrap('reads jdoe\'s Avro-wrapped display name as a plain string', () => {
+bootstrap("reads jdoe's Avro-wrapped display name as a plain string", () => {
   if (bootstrapParsed === undefined) return;
   assert.is(bootstrapAspect('urn:li:corpuser:jdoe', 'corpUserInfo').displayName, 'John Doe');
 });
@@ -452,7 +507,10 @@ sample('holds the datasets with properties, columns and owners', () => {
   const { aspects } = catalogue();
   for (const urn of sampleDatasets) {
     for (const aspect of ['datasetProperties', 'schemaMetadata', 'ownership']) {
-      assert.ok(aspects.some((a) => a.urn === urn && a.aspect === aspect), `${urn} has ${aspect}`);
+      assert.ok(
+        aspects.some((a) => a.urn === urn && a.aspect === aspect),
+        `${urn} has ${aspect}`,
+      );
     }
   }
   const datasets = new Set(aspects.filter((a) => a.entityType === 'dataset').map((a) => a.urn));
@@ -468,7 +526,10 @@ sample('has plain-string descriptions and exactly one undocumented column', () =
       return Array.isArray(value.fields) ? value.fields.map((f) => objectAt(f)) : [];
     });
   const undocumented = fields.filter((f) => typeof f.description !== 'string');
-  assert.equal(undocumented.map((f) => [f.fieldPath, f.description ?? null]), [['_etl_loaded_at', null]]);
+  assert.equal(
+    undocumented.map((f) => [f.fieldPath, f.description ?? null]),
+    [['_etl_loaded_at', null]],
+  );
   for (const a of aspects.filter((x) => x.aspect === 'datasetProperties')) {
     assert.type(objectAt(a.value).description, 'string', a.urn);
   }

@@ -46,52 +46,78 @@ const failures: [string, Operation, 'EIO' | 'ENOSPC', number | undefined][] = [
   ['ENOSPC on fsync', 'sync', 'ENOSPC', undefined],
 ];
 for (const [what, operation, code, partial] of failures) {
-  writes(`answers ${what} with a clear SERVER_ERROR, keeps memory and log unchanged, and serves on`, async ({ hub, fs, dataDir }) => {
-    const before = logText(dataDir);
-    fs.fail({ operation, code, partial, pathIncludes: LOG });
-    const reply = await hub.gql(createTag('doomed'));
-    assert.is(reply.status, 200);
-    assert.equal(reply.json.data, { createTag: null });
-    assert.equal(reply.json.errors[0].extensions, { code: 500, type: 'SERVER_ERROR', classification: 'DataFetchingException' });
-    assert.is(reply.json.errors[0].message, `The change was not saved: the disk reported ${code} while writing the log. Nothing was changed; try again.`);
-    assert.not.ok(reply.text.includes(dataDir), 'no path reaches the client');
-    assert.not.ok(await tagExists(hub, 'doomed'), 'memory is unchanged');
-    assert.is(logText(dataDir), before, 'the log is as it was');
-    assertWholeLog(dataDir);
-    // Reads and later writes go on.
-    assert.match((await hub.gql(`{ dataset(urn: "${ORDERS}") { properties { description } } }`)).json.data.dataset.properties.description, /order/);
-    assert.equal((await hub.gql(createTag('after'))).json.data, { createTag: 'urn:li:tag:after' });
-  });
+  writes(
+    `answers ${what} with a clear SERVER_ERROR, keeps memory and log unchanged, and serves on`,
+    async ({ hub, fs, dataDir }) => {
+      const before = logText(dataDir);
+      fs.fail({ operation, code, partial, pathIncludes: LOG });
+      const reply = await hub.gql(createTag('doomed'));
+      assert.is(reply.status, 200);
+      assert.equal(reply.json.data, { createTag: null });
+      assert.equal(reply.json.errors[0].extensions, {
+        code: 500,
+        type: 'SERVER_ERROR',
+        classification: 'DataFetchingException',
+      });
+      assert.is(
+        reply.json.errors[0].message,
+        `The change was not saved: the disk reported ${code} while writing the log. Nothing was changed; try again.`,
+      );
+      assert.not.ok(reply.text.includes(dataDir), 'no path reaches the client');
+      assert.not.ok(await tagExists(hub, 'doomed'), 'memory is unchanged');
+      assert.is(logText(dataDir), before, 'the log is as it was');
+      assertWholeLog(dataDir);
+      // Reads and later writes go on.
+      assert.match(
+        (await hub.gql(`{ dataset(urn: "${ORDERS}") { properties { description } } }`)).json.data.dataset.properties
+          .description,
+        /order/,
+      );
+      assert.equal((await hub.gql(createTag('after'))).json.data, { createTag: 'urn:li:tag:after' });
+    },
+  );
 }
 
-writes('fails every mutation of the group whose write failed, and none of the next group', async ({ hub, fs, dataDir }) => {
-  // The first commit's slow fsync lets the next ten arrive meanwhile: they form one group. The fault is
-  // armed once the first commit has written (not after a guessed delay, which a loaded machine overruns),
-  // and the sync is slow enough for ten requests to arrive on such a machine too.
-  fs.slowSyncs(250);
-  const callsBefore = fs.calls.length;
-  const first = hub.gql(createTag('first'));
-  const deadline = Date.now() + 5000;
-  while (!fs.calls.slice(callsBefore).includes('write')) {
-    assert.ok(Date.now() < deadline, 'the first commit reached its write within 5 s');
-    await new Promise((resolve) => setTimeout(resolve, 1));
-  }
-  fs.fail({ operation: 'write', code: 'EIO', pathIncludes: LOG });
-  const group = await Promise.all(Array.from({ length: 10 }, (_, i) => hub.gql(createTag(`group-${i}`))));
-  assert.equal((await first).json.data, { createTag: 'urn:li:tag:first' });
-  for (const reply of group) assert.is(reply.json.errors?.[0].extensions.type, 'SERVER_ERROR');
-  fs.clear();
-  for (let i = 0; i < 10; i++) assert.not.ok(await tagExists(hub, `group-${i}`));
-  assert.ok(await tagExists(hub, 'first'));
-  assertWholeLog(dataDir);
-});
+writes(
+  'fails every mutation of the group whose write failed, and none of the next group',
+  async ({ hub, fs, dataDir }) => {
+    // The first commit's slow fsync lets the next ten arrive meanwhile: they form one group. The fault is
+    // armed once the first commit has written (not after a guessed delay, which a loaded machine overruns),
+    // and the sync is slow enough for ten requests to arrive on such a machine too.
+    fs.slowSyncs(250);
+    const callsBefore = fs.calls.length;
+    const first = hub.gql(createTag('first'));
+    const deadline = Date.now() + 5000;
+    while (!fs.calls.slice(callsBefore).includes('write')) {
+      assert.ok(Date.now() < deadline, 'the first commit reached its write within 5 s');
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    fs.fail({ operation: 'write', code: 'EIO', pathIncludes: LOG });
+    const group = await Promise.all(Array.from({ length: 10 }, (_, i) => hub.gql(createTag(`group-${i}`))));
+    assert.equal((await first).json.data, { createTag: 'urn:li:tag:first' });
+    for (const reply of group) assert.is(reply.json.errors?.[0].extensions.type, 'SERVER_ERROR');
+    fs.clear();
+    for (let i = 0; i < 10; i++) assert.not.ok(await tagExists(hub, `group-${i}`));
+    assert.ok(await tagExists(hub, 'first'));
+    assertWholeLog(dataDir);
+  },
+);
 
 writes('refuses writes but serves reads when a failed write cannot be undone', async ({ hub, fs, dataDir }) => {
-  fs.fail({ operation: 'write', code: 'EIO', partial: 10, pathIncludes: LOG }).fail({ operation: 'truncate', code: 'EIO', pathIncludes: LOG });
+  fs.fail({ operation: 'write', code: 'EIO', partial: 10, pathIncludes: LOG }).fail({
+    operation: 'truncate',
+    code: 'EIO',
+    pathIncludes: LOG,
+  });
   assert.is((await hub.gql(createTag('x'))).json.errors[0].extensions.type, 'SERVER_ERROR');
   const refused = await hub.gql(createTag('y'));
-  assert.match(refused.json.errors[0].message, /stopped accepting writes after a disk failure and serves reads only until minihub restarts/);
-  assert.ok((await hub.gql('{ tag(urn: "urn:li:tag:pii") { properties { name } } }')).json.data.tag.properties !== null);
+  assert.match(
+    refused.json.errors[0].message,
+    /stopped accepting writes after a disk failure and serves reads only until minihub restarts/,
+  );
+  assert.ok(
+    (await hub.gql('{ tag(urn: "urn:li:tag:pii") { properties { name } } }')).json.data.tag.properties !== null,
+  );
   await hub.close();
   // A restart cuts the torn bytes the failed write left and carries on.
   const warnings: string[] = [];
@@ -111,9 +137,13 @@ const compaction = suite('compaction');
 async function storeWithHistory(dataDir: string, fs?: FaultyFileSystem): Promise<Store> {
   const store = await Store.open({ dataDir, fileSystem: fs, autoCompact: false });
   for (let i = 0; i < 20; i++) {
-    await store.commit('test', 'urn:li:corpuser:datahub', () => [{ urn: 'urn:li:tag:churn', aspect: 'tagProperties', value: { name: `version ${i}` } }]);
+    await store.commit('test', 'urn:li:corpuser:datahub', () => [
+      { urn: 'urn:li:tag:churn', aspect: 'tagProperties', value: { name: `version ${i}` } },
+    ]);
   }
-  await store.commit('test', 'urn:li:corpuser:datahub', () => [{ urn: 'urn:li:tag:kept', aspect: 'tagProperties', value: { name: 'kept' } }]);
+  await store.commit('test', 'urn:li:corpuser:datahub', () => [
+    { urn: 'urn:li:tag:kept', aspect: 'tagProperties', value: { name: 'kept' } },
+  ]);
   return store;
 }
 
@@ -123,7 +153,9 @@ compaction('rewrites the log as the current state, smaller, with the same state 
   const report = await store.compact();
   assert.ok(report.bytesAfter < report.bytesBefore / 4, JSON.stringify(report));
   assert.is(report.records, 2);
-  await store.commit('test', 'urn:li:corpuser:datahub', () => [{ urn: 'urn:li:tag:later', aspect: 'tagProperties', value: { name: 'later' } }]);
+  await store.commit('test', 'urn:li:corpuser:datahub', () => [
+    { urn: 'urn:li:tag:later', aspect: 'tagProperties', value: { name: 'later' } },
+  ]);
   await store.close();
   const reopened = await Store.open({ dataDir });
   assert.equal(reopened.catalogue.aspect('urn:li:tag:churn', 'tagProperties'), { name: 'version 19' });
@@ -137,7 +169,11 @@ compaction('rewrites a log of megabytes whole, and replays it the same (its long
   const store = await Store.open({ dataDir, autoCompact: false });
   const description = 'a description of some length, repeated to make the log large. '.repeat(40);
   for (let batch = 0; batch < 4; batch++) {
-    const changes = Array.from({ length: 250 }, (_, i) => ({ urn: `urn:li:tag:t${batch}_${i}`, aspect: 'tagProperties', value: { name: `t${batch}_${i}`, description } }));
+    const changes = Array.from({ length: 250 }, (_, i) => ({
+      urn: `urn:li:tag:t${batch}_${i}`,
+      aspect: 'tagProperties',
+      value: { name: `t${batch}_${i}`, description },
+    }));
     await store.commit('test', 'urn:li:corpuser:datahub', () => changes);
   }
   const report = await store.compact();
@@ -177,7 +213,9 @@ for (const [step, operation, pathIncludes, fails] of steps) {
     else assert.ok(logText(dataDir).length < before.length, 'the new log is in place');
     assert.not.ok(existsSync(join(dataDir, `${LOG}.compact`)), 'no temporary file is left behind');
     // The store goes on writing, to whichever log is now in place.
-    await store.commit('test', 'urn:li:corpuser:datahub', () => [{ urn: 'urn:li:tag:after', aspect: 'tagProperties', value: { name: 'after' } }]);
+    await store.commit('test', 'urn:li:corpuser:datahub', () => [
+      { urn: 'urn:li:tag:after', aspect: 'tagProperties', value: { name: 'after' } },
+    ]);
     await store.close();
     const reopened = await Store.open({ dataDir });
     assert.equal(reopened.catalogue.aspect('urn:li:tag:churn', 'tagProperties'), { name: 'version 19' });
@@ -209,9 +247,13 @@ compaction('runs by itself once the log is four times the live state', async () 
   const big = 'x'.repeat(64 * 1024);
   // Each commit replaces the same aspect, so the live state stays at one 64 KiB value.
   for (let i = 0; store.logBytes < COMPACT_MIN_BYTES && i < 40; i++) {
-    await store.commit('test', 'urn:li:corpuser:datahub', () => [{ urn: 'urn:li:tag:big', aspect: 'tagProperties', value: { name: `${i}`, description: big } }]);
+    await store.commit('test', 'urn:li:corpuser:datahub', () => [
+      { urn: 'urn:li:tag:big', aspect: 'tagProperties', value: { name: `${i}`, description: big } },
+    ]);
   }
-  await store.commit('test', 'urn:li:corpuser:datahub', () => [{ urn: 'urn:li:tag:big', aspect: 'tagProperties', value: { name: 'last', description: big } }]);
+  await store.commit('test', 'urn:li:corpuser:datahub', () => [
+    { urn: 'urn:li:tag:big', aspect: 'tagProperties', value: { name: 'last', description: big } },
+  ]);
   // A compaction runs between commit batches, so the next commit waits for it.
   await store.commit('test', 'urn:li:corpuser:datahub', () => []);
   assert.match(warnings.join('\n'), /compacted .* bytes/);
@@ -230,7 +272,10 @@ const ordering = suite('maintenance in commit order');
 
 ordering('runs a reset after the commits asked for before it, and before those asked for after it', async () => {
   const store = await Store.open({ dataDir: null });
-  const write = (id: string) => store.commit('test', 'urn:li:corpuser:datahub', () => [{ urn: `urn:li:tag:${id}`, aspect: 'tagProperties', value: { name: id } }]);
+  const write = (id: string) =>
+    store.commit('test', 'urn:li:corpuser:datahub', () => [
+      { urn: `urn:li:tag:${id}`, aspect: 'tagProperties', value: { name: id } },
+    ]);
   const before = write('before');
   const reset = store.resetTo([{ urn: 'urn:li:tag:seed', aspect: 'tagProperties', value: { name: 'seed' } }]);
   const after = write('after');

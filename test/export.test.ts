@@ -11,14 +11,22 @@ import type { AspectChange } from '../src/store/catalogue.ts';
 import { mcpFileText } from '../src/datahub/export.ts';
 import { Store } from '../src/store/store.ts';
 import { ingestedSample, runCli } from './fixtures/cli.ts';
-import { BOOTSTRAP, bootstrapAvailable, SAMPLE, startTestServer, tempDataDir, type TestServer } from './fixtures/server.ts';
+import {
+  BOOTSTRAP,
+  bootstrapAvailable,
+  SAMPLE,
+  startTestServer,
+  tempDataDir,
+  type TestServer,
+} from './fixtures/server.ts';
 
 const ORDERS = 'urn:li:dataset:(urn:li:dataPlatform:postgres,shop.public.orders,PROD)';
 const SHOP_DB = 'urn:li:container:shop_db';
 const FCT_USERS_CREATED = 'urn:li:dataset:(urn:li:dataPlatform:hive,fct_users_created,PROD)';
 const FCT_USERS_DELETED = 'urn:li:dataset:(urn:li:dataPlatform:hive,fct_users_deleted,PROD)';
 
-const UPDATE_DATASET = 'mutation u($urn: String!, $input: DatasetUpdateInput!) { updateDataset(urn: $urn, input: $input) { urn } }';
+const UPDATE_DATASET =
+  'mutation u($urn: String!, $input: DatasetUpdateInput!) { updateDataset(urn: $urn, input: $input) { urn } }';
 const UPDATE_DESCRIPTION = 'mutation d($input: DescriptionUpdateInput!) { updateDescription(input: $input) }';
 const CREATE_TAG = 'mutation t($input: CreateTagInput!) { createTag(input: $input) }';
 const CREATE_ACCESS_TOKEN = `mutation {
@@ -78,7 +86,8 @@ const READ_USER = `query user($urn: String!) {
   corpUser(urn: $urn) { urn type username exists properties { active displayName email title firstName lastName fullName } }
 }`;
 
-const READ_ME = '{ me { corpUser { urn username } platformPrivileges { generatePersonalAccessTokens manageTokens manageTags createTags } } }';
+const READ_ME =
+  '{ me { corpUser { urn username } platformPrivileges { generatePersonalAccessTokens manageTokens manageTags createTags } } }';
 
 interface Urns {
   datasets: string[];
@@ -147,8 +156,11 @@ async function mutate<T = unknown>(hub: TestServer, query: string, variables: Re
 /** Issues two stored tokens (library and GraphQL) and returns every trace of them an export could leak. */
 async function issueTokens(hub: TestServer, dataDir: string): Promise<string[]> {
   const library = await hub.createToken('datahub', { name: 'library' });
-  const graphql = (await mutate<{ createAccessToken: { accessToken: string } }>(hub, CREATE_ACCESS_TOKEN, {})).createAccessToken.accessToken;
-  const ids = [...hub.store.catalogue.urnsOfType('dataHubAccessToken')].map((urn) => urn.slice('urn:li:dataHubAccessToken:'.length));
+  const graphql = (await mutate<{ createAccessToken: { accessToken: string } }>(hub, CREATE_ACCESS_TOKEN, {}))
+    .createAccessToken.accessToken;
+  const ids = [...hub.store.catalogue.urnsOfType('dataHubAccessToken')].map((urn) =>
+    urn.slice('urn:li:dataHubAccessToken:'.length),
+  );
   assert.is(ids.length, 2);
   return [library, graphql, ...ids, readFileSync(join(dataDir, 'signing.key'), 'utf8').trim()];
 }
@@ -158,8 +170,14 @@ async function roundTrip(from: string, urns: Urns): Promise<{ text: string; befo
   const file = join(tempDataDir(), 'export.json');
   const exported = await runCli(['export', '--data', from, '--out', file]);
   assert.is(exported.code, 0, exported.stderr);
-  assert.ok(exported.stdout.startsWith('exported ') && exported.stdout.includes(` entities to ${file} (`), exported.stdout);
-  assert.match(exported.stdout, new RegExp(`dataset ${urns.datasets.length}.*\\); 2 access tokens left out \\(never exported\\)\n$`));
+  assert.ok(
+    exported.stdout.startsWith('exported ') && exported.stdout.includes(` entities to ${file} (`),
+    exported.stdout,
+  );
+  assert.match(
+    exported.stdout,
+    new RegExp(`dataset ${urns.datasets.length}.*\\); 2 access tokens left out \\(never exported\\)\n$`),
+  );
   const to = tempDataDir();
   const ingested = await runCli(['ingest', file, '--data', to]);
   assert.is(ingested.code, 0, ingested.stderr);
@@ -183,35 +201,63 @@ async function roundTrip(from: string, urns: Urns): Promise<{ text: string; befo
 
 const library = suite('store.export()');
 
-library('lists one UPSERT per aspect in entity then aspect order, with the entity type from the urn, leaving tokens out', async () => {
-  const store = await Store.open({ dataDir: null });
-  try {
-    await store.commit('test', 'urn:li:corpuser:datahub', (): AspectChange[] => [
-      { urn: 'urn:li:tag:b', aspect: 'tagProperties', value: { name: 'b' } },
-      { urn: 'urn:li:corpuser:alice', aspect: 'corpUserInfo', value: { active: true } },
-      { urn: 'urn:li:dataHubAccessToken:abc', aspect: 'dataHubAccessTokenInfo', value: { name: 'secret', actorUrn: 'urn:li:corpuser:alice' } },
-      { urn: 'urn:li:tag:b', aspect: 'ownership', value: { owners: [] } },
-      { urn: 'urn:li:corpuser:alice', aspect: 'roleMembership', value: { roles: ['urn:li:dataHubRole:Editor'] } },
-    ]);
-    const records = store.export();
-    assert.equal(records, [
-      { entityType: 'tag', entityUrn: 'urn:li:tag:b', changeType: 'UPSERT', aspectName: 'tagProperties', aspect: { json: { name: 'b' } } },
-      { entityType: 'tag', entityUrn: 'urn:li:tag:b', changeType: 'UPSERT', aspectName: 'ownership', aspect: { json: { owners: [] } } },
-      { entityType: 'corpuser', entityUrn: 'urn:li:corpuser:alice', changeType: 'UPSERT', aspectName: 'corpUserInfo', aspect: { json: { active: true } } },
-      {
-        entityType: 'corpuser', entityUrn: 'urn:li:corpuser:alice', changeType: 'UPSERT', aspectName: 'roleMembership',
-        aspect: { json: { roles: ['urn:li:dataHubRole:Editor'] } },
-      },
-    ]);
-    // The records are copies: changing one must not change the catalogue.
-    (records[0]?.aspect.json as { name: string }).name = 'changed';
-    assert.equal(store.catalogue.aspect('urn:li:tag:b', 'tagProperties'), { name: 'b' });
-    assert.equal(JSON.parse(mcpFileText(store.export())), store.export());
-    assert.is(mcpFileText([]), '[]\n');
-  } finally {
-    await store.close();
-  }
-});
+library(
+  'lists one UPSERT per aspect in entity then aspect order, with the entity type from the urn, leaving tokens out',
+  async () => {
+    const store = await Store.open({ dataDir: null });
+    try {
+      await store.commit('test', 'urn:li:corpuser:datahub', (): AspectChange[] => [
+        { urn: 'urn:li:tag:b', aspect: 'tagProperties', value: { name: 'b' } },
+        { urn: 'urn:li:corpuser:alice', aspect: 'corpUserInfo', value: { active: true } },
+        {
+          urn: 'urn:li:dataHubAccessToken:abc',
+          aspect: 'dataHubAccessTokenInfo',
+          value: { name: 'secret', actorUrn: 'urn:li:corpuser:alice' },
+        },
+        { urn: 'urn:li:tag:b', aspect: 'ownership', value: { owners: [] } },
+        { urn: 'urn:li:corpuser:alice', aspect: 'roleMembership', value: { roles: ['urn:li:dataHubRole:Editor'] } },
+      ]);
+      const records = store.export();
+      assert.equal(records, [
+        {
+          entityType: 'tag',
+          entityUrn: 'urn:li:tag:b',
+          changeType: 'UPSERT',
+          aspectName: 'tagProperties',
+          aspect: { json: { name: 'b' } },
+        },
+        {
+          entityType: 'tag',
+          entityUrn: 'urn:li:tag:b',
+          changeType: 'UPSERT',
+          aspectName: 'ownership',
+          aspect: { json: { owners: [] } },
+        },
+        {
+          entityType: 'corpuser',
+          entityUrn: 'urn:li:corpuser:alice',
+          changeType: 'UPSERT',
+          aspectName: 'corpUserInfo',
+          aspect: { json: { active: true } },
+        },
+        {
+          entityType: 'corpuser',
+          entityUrn: 'urn:li:corpuser:alice',
+          changeType: 'UPSERT',
+          aspectName: 'roleMembership',
+          aspect: { json: { roles: ['urn:li:dataHubRole:Editor'] } },
+        },
+      ]);
+      // The records are copies: changing one must not change the catalogue.
+      (records[0]?.aspect.json as { name: string }).name = 'changed';
+      assert.equal(store.catalogue.aspect('urn:li:tag:b', 'tagProperties'), { name: 'b' });
+      assert.equal(JSON.parse(mcpFileText(store.export())), store.export());
+      assert.is(mcpFileText([]), '[]\n');
+    } finally {
+      await store.close();
+    }
+  },
+);
 
 library.run();
 
@@ -219,56 +265,94 @@ library.run();
 
 const sample = suite('export round trip over the sample');
 
-sample('exports the sample with its edits, and a directory ingested from the file answers every read the same', async () => {
-  const from = tempDataDir();
-  const hub = await startTestServer({ dataDir: from, seed: [SAMPLE] });
-  let secrets: string[];
-  let urns: Urns;
-  try {
-    await mutate(hub, UPDATE_DATASET, {
-      urn: ORDERS,
-      input: {
-        editableProperties: { description: '## Orders, edited\nOne row per *paid* order. ✓' },
-        institutionalMemory: { elements: [{ author: 'urn:li:corpuser:alice', url: 'https://wiki.example.com/orders', description: 'Orders runbook' }] },
-      },
-    });
-    await mutate(hub, UPDATE_DESCRIPTION, { input: { description: 'Order number, unique per shop.', resourceUrn: ORDERS, subResource: 'order_id', subResourceType: 'DATASET_FIELD' } });
-    await mutate(hub, UPDATE_DESCRIPTION, { input: { description: 'The shop database, edited.', resourceUrn: SHOP_DB } });
-    await mutate(hub, UPDATE_DESCRIPTION, { input: { description: 'Personal data, edited.', resourceUrn: 'urn:li:tag:pii' } });
-    await mutate(hub, CREATE_TAG, { input: { id: 'deprecated', name: 'Deprecated', description: 'Having this tag means this column or table is deprecated.' } });
-    secrets = await issueTokens(hub, from);
-    urns = urnsOf(hub);
-  } finally {
-    await hub.close();
-  }
-  assert.is(urns.datasets.length, 5);
-  assert.equal(urns.tags, ['urn:li:tag:pii', 'urn:li:tag:gold', 'urn:li:tag:deprecated']);
-  assert.is(urns.users.length, 3);
+sample(
+  'exports the sample with its edits, and a directory ingested from the file answers every read the same',
+  async () => {
+    const from = tempDataDir();
+    const hub = await startTestServer({ dataDir: from, seed: [SAMPLE] });
+    let secrets: string[];
+    let urns: Urns;
+    try {
+      await mutate(hub, UPDATE_DATASET, {
+        urn: ORDERS,
+        input: {
+          editableProperties: { description: '## Orders, edited\nOne row per *paid* order. ✓' },
+          institutionalMemory: {
+            elements: [
+              {
+                author: 'urn:li:corpuser:alice',
+                url: 'https://wiki.example.com/orders',
+                description: 'Orders runbook',
+              },
+            ],
+          },
+        },
+      });
+      await mutate(hub, UPDATE_DESCRIPTION, {
+        input: {
+          description: 'Order number, unique per shop.',
+          resourceUrn: ORDERS,
+          subResource: 'order_id',
+          subResourceType: 'DATASET_FIELD',
+        },
+      });
+      await mutate(hub, UPDATE_DESCRIPTION, {
+        input: { description: 'The shop database, edited.', resourceUrn: SHOP_DB },
+      });
+      await mutate(hub, UPDATE_DESCRIPTION, {
+        input: { description: 'Personal data, edited.', resourceUrn: 'urn:li:tag:pii' },
+      });
+      await mutate(hub, CREATE_TAG, {
+        input: {
+          id: 'deprecated',
+          name: 'Deprecated',
+          description: 'Having this tag means this column or table is deprecated.',
+        },
+      });
+      secrets = await issueTokens(hub, from);
+      urns = urnsOf(hub);
+    } finally {
+      await hub.close();
+    }
+    assert.is(urns.datasets.length, 5);
+    assert.equal(urns.tags, ['urn:li:tag:pii', 'urn:li:tag:gold', 'urn:li:tag:deprecated']);
+    assert.is(urns.users.length, 3);
 
-  const { text, before, after } = await roundTrip(from, urns);
-  assert.equal(after, before);
+    const { text, before, after } = await roundTrip(from, urns);
+    assert.equal(after, before);
 
-  // The comparison is not vacuous: the copy shows every edit.
-  const orders = after.datasets.find((entry) => entry.dataset.urn === ORDERS)?.dataset;
-  assert.is(orders?.editableProperties?.description, '## Orders, edited\nOne row per *paid* order. ✓');
-  assert.is(orders?.institutionalMemory?.elements.at(-1)?.url, 'https://wiki.example.com/orders');
-  assert.is(orders?.schemaMetadata?.fields[0]?.description, 'Order number, unique per shop.');
-  assert.is(orders?.editableSchemaMetadata?.editableSchemaFieldInfo[0]?.description, 'Order number, unique per shop.');
-  assert.is(after.containers[0]?.container.properties?.description, 'The shop database, edited.');
-  assert.is(after.tags[0]?.tag.properties?.description, 'Personal data, edited.');
-  assert.is(after.tags[2]?.tag.properties?.name, 'Deprecated');
-  assert.equal(after.privileges.map((entry) => entry.me.platformPrivileges.createTags), [true, false, false]);
+    // The comparison is not vacuous: the copy shows every edit.
+    const orders = after.datasets.find((entry) => entry.dataset.urn === ORDERS)?.dataset;
+    assert.is(orders?.editableProperties?.description, '## Orders, edited\nOne row per *paid* order. ✓');
+    assert.is(orders?.institutionalMemory?.elements.at(-1)?.url, 'https://wiki.example.com/orders');
+    assert.is(orders?.schemaMetadata?.fields[0]?.description, 'Order number, unique per shop.');
+    assert.is(
+      orders?.editableSchemaMetadata?.editableSchemaFieldInfo[0]?.description,
+      'Order number, unique per shop.',
+    );
+    assert.is(after.containers[0]?.container.properties?.description, 'The shop database, edited.');
+    assert.is(after.tags[0]?.tag.properties?.description, 'Personal data, edited.');
+    assert.is(after.tags[2]?.tag.properties?.name, 'Deprecated');
+    assert.equal(
+      after.privileges.map((entry) => entry.me.platformPrivileges.createTags),
+      [true, false, false],
+    );
 
-  assert.not.ok(text.includes('dataHubAccessToken'), 'no token entity or aspect in the export');
-  for (const secret of secrets) assert.not.ok(text.includes(secret), 'no token, token id or signing key in the export');
-  for (const record of JSON.parse(text) as { aspect: object }[]) assert.equal(Object.keys(record), ['entityType', 'entityUrn', 'changeType', 'aspectName', 'aspect']);
-});
+    assert.not.ok(text.includes('dataHubAccessToken'), 'no token entity or aspect in the export');
+    for (const secret of secrets)
+      assert.not.ok(text.includes(secret), 'no token, token id or signing key in the export');
+    for (const record of JSON.parse(text) as { aspect: object }[])
+      assert.equal(Object.keys(record), ['entityType', 'entityUrn', 'changeType', 'aspectName', 'aspect']);
+  },
+);
 
 sample('writes JSON alone to stdout, and ingesting it into the same directory writes nothing', async () => {
   const dataDir = tempDataDir();
   const hub = await startTestServer({ dataDir, seed: [SAMPLE] });
   try {
-    await mutate(hub, UPDATE_DESCRIPTION, { input: { description: 'Edited.', resourceUrn: ORDERS, subResource: 'order_id', subResourceType: 'DATASET_FIELD' } });
+    await mutate(hub, UPDATE_DESCRIPTION, {
+      input: { description: 'Edited.', resourceUrn: ORDERS, subResource: 'order_id', subResourceType: 'DATASET_FIELD' },
+    });
     await hub.createToken('alice');
   } finally {
     await hub.close();
@@ -278,7 +362,10 @@ sample('writes JSON alone to stdout, and ingesting it into the same directory wr
   const records = JSON.parse(exported.stdout) as { changeType: string; aspect: { json: unknown } }[];
   assert.ok(Array.isArray(records) && records.length === 40, `${records.length} records`);
   for (const record of records) assert.is(record.changeType, 'UPSERT');
-  assert.match(exported.stderr, /^exported 40 aspects of 14 entities to stdout \(dataPlatform 3, corpuser 3, tag 2, container 1, dataset 5\); 1 access token left out/);
+  assert.match(
+    exported.stderr,
+    /^exported 40 aspects of 14 entities to stdout \(dataPlatform 3, corpuser 3, tag 2, container 1, dataset 5\); 1 access token left out/,
+  );
 
   const file = join(tempDataDir(), 'stdout.json');
   writeFileSync(file, exported.stdout);
@@ -298,7 +385,10 @@ sample('exports the ingested copy to the same bytes as the original, so the orde
   const to = tempDataDir();
   assert.is((await runCli(['ingest', file, '--data', to])).code, 0);
   assert.is((await runCli(['export', '--data', to])).stdout, first.stdout);
-  assert.match(first.stdout, /^\[\n\{\n {4}"entityType": "dataPlatform",\n {4}"entityUrn": "urn:li:dataPlatform:postgres",/);
+  assert.match(
+    first.stdout,
+    /^\[\n\{\n {4}"entityType": "dataPlatform",\n {4}"entityUrn": "urn:li:dataPlatform:postgres",/,
+  );
 });
 
 sample('refuses a data directory without a catalogue, stray arguments, and an unwritable --out', async () => {
@@ -327,45 +417,76 @@ sample.run();
 
 const bootstrap = suite('export round trip over bootstrap_mce.json');
 
-bootstrap('exports bootstrap_mce.json with the docs\' edits, and the ingested copy answers every read the same', async () => {
-  const from = tempDataDir();
-  const hub = await startTestServer({ dataDir: from, seed: [BOOTSTRAP] });
-  let urns: Urns;
-  try {
-    await mutate(hub, UPDATE_DATASET, {
-      urn: FCT_USERS_CREATED,
-      input: {
-        editableProperties: { description: '## The Real Estate Sales Dataset\nThis is a really important Dataset.\n' },
-        institutionalMemory: { elements: [{ author: 'urn:li:corpuser:jdoe', url: 'https://wikipedia.com/real_estate', description: 'This is the definition of what real estate means' }] },
-      },
-    });
-    await mutate(hub, UPDATE_DESCRIPTION, { input: { description: 'Name of the user who was deleted. Edited.', resourceUrn: FCT_USERS_DELETED, subResource: 'user_name', subResourceType: 'DATASET_FIELD' } });
-    await mutate(hub, UPDATE_DESCRIPTION, { input: { description: 'The Root DataHub DB, edited.', resourceUrn: 'urn:li:container:DATABASE' } });
-    await mutate(hub, UPDATE_DESCRIPTION, { input: { description: 'No longer supported, edited.', resourceUrn: 'urn:li:tag:Legacy' } });
-    await mutate(hub, CREATE_TAG, { input: { id: 'deprecated', name: 'Deprecated' } });
-    await issueTokens(hub, from);
-    urns = urnsOf(hub);
-  } finally {
-    await hub.close();
-  }
-  assert.is(urns.datasets.length, 7);
-  assert.equal(urns.containers, ['urn:li:container:DATABASE', 'urn:li:container:SCHEMA']);
-  assert.equal(urns.tags, ['urn:li:tag:Legacy', 'urn:li:tag:NeedsDocumentation', 'urn:li:tag:deprecated']);
+bootstrap(
+  "exports bootstrap_mce.json with the docs' edits, and the ingested copy answers every read the same",
+  async () => {
+    const from = tempDataDir();
+    const hub = await startTestServer({ dataDir: from, seed: [BOOTSTRAP] });
+    let urns: Urns;
+    try {
+      await mutate(hub, UPDATE_DATASET, {
+        urn: FCT_USERS_CREATED,
+        input: {
+          editableProperties: {
+            description: '## The Real Estate Sales Dataset\nThis is a really important Dataset.\n',
+          },
+          institutionalMemory: {
+            elements: [
+              {
+                author: 'urn:li:corpuser:jdoe',
+                url: 'https://wikipedia.com/real_estate',
+                description: 'This is the definition of what real estate means',
+              },
+            ],
+          },
+        },
+      });
+      await mutate(hub, UPDATE_DESCRIPTION, {
+        input: {
+          description: 'Name of the user who was deleted. Edited.',
+          resourceUrn: FCT_USERS_DELETED,
+          subResource: 'user_name',
+          subResourceType: 'DATASET_FIELD',
+        },
+      });
+      await mutate(hub, UPDATE_DESCRIPTION, {
+        input: { description: 'The Root DataHub DB, edited.', resourceUrn: 'urn:li:container:DATABASE' },
+      });
+      await mutate(hub, UPDATE_DESCRIPTION, {
+        input: { description: 'No longer supported, edited.', resourceUrn: 'urn:li:tag:Legacy' },
+      });
+      await mutate(hub, CREATE_TAG, { input: { id: 'deprecated', name: 'Deprecated' } });
+      await issueTokens(hub, from);
+      urns = urnsOf(hub);
+    } finally {
+      await hub.close();
+    }
+    assert.is(urns.datasets.length, 7);
+    assert.equal(urns.containers, ['urn:li:container:DATABASE', 'urn:li:container:SCHEMA']);
+    assert.equal(urns.tags, ['urn:li:tag:Legacy', 'urn:li:tag:NeedsDocumentation', 'urn:li:tag:deprecated']);
 
-  const { text, before, after, to } = await roundTrip(from, urns);
-  assert.equal(after, before);
-  const created = after.datasets.find((entry) => entry.dataset.urn === FCT_USERS_CREATED)?.dataset;
-  assert.match(created?.properties?.description ?? '', /^## The Real Estate Sales Dataset/);
-  assert.is(after.containers[0]?.container.properties?.description, 'The Root DataHub DB, edited.');
-  assert.not.ok(text.includes('dataHubAccessToken'));
+    const { text, before, after, to } = await roundTrip(from, urns);
+    assert.equal(after, before);
+    const created = after.datasets.find((entry) => entry.dataset.urn === FCT_USERS_CREATED)?.dataset;
+    assert.match(created?.properties?.description ?? '', /^## The Real Estate Sales Dataset/);
+    assert.is(after.containers[0]?.container.properties?.description, 'The Root DataHub DB, edited.');
+    assert.not.ok(text.includes('dataHubAccessToken'));
 
-  // Aspects minihub keeps without reading them (profiles, assertions, posts, …) travel too.
-  for (const aspect of ['datasetProfile', 'upstreamLineage', 'postInfo', 'glossaryTermInfo', 'mlFeatureProperties', 'assertionInfo']) {
-    assert.ok(text.includes(`"aspectName": "${aspect}"`), `${aspect} is exported`);
-  }
-  const again = await runCli(['export', '--data', to]);
-  assert.is(again.stdout, text, 'the copy exports to the same bytes');
-});
+    // Aspects minihub keeps without reading them (profiles, assertions, posts, …) travel too.
+    for (const aspect of [
+      'datasetProfile',
+      'upstreamLineage',
+      'postInfo',
+      'glossaryTermInfo',
+      'mlFeatureProperties',
+      'assertionInfo',
+    ]) {
+      assert.ok(text.includes(`"aspectName": "${aspect}"`), `${aspect} is exported`);
+    }
+    const again = await runCli(['export', '--data', to]);
+    assert.is(again.stdout, text, 'the copy exports to the same bytes');
+  },
+);
 
 // Run only with DataHub's file beside the project, so npm test counts it as skipped, not passed.
 if (bootstrapAvailable('export round trip over bootstrap_mce.json')) bootstrap.run();

@@ -46,7 +46,10 @@ fuzz.before(async (context) => {
   await query(context, `{ dataset(urn: "${ORDERS}") { urn } }`);
   context.logBefore = readFileSync(join(context.dir, 'catalogue.jsonl'));
   context.rssBefore = rssMb(context.server);
-  context.report = await fuzzRound({ url: context.server.url, token: context.token, limits: resolveLimits(LIMITS) }, { count: COUNT, seed: SEED, concurrency: CONCURRENCY });
+  context.report = await fuzzRound(
+    { url: context.server.url, token: context.token, limits: resolveLimits(LIMITS) },
+    { count: COUNT, seed: SEED, concurrency: CONCURRENCY },
+  );
   const { report } = context;
   console.log(
     `fuzz: ${report.requests} requests, by status ${formatCounts(report.byStatus)}, ` +
@@ -59,10 +62,16 @@ fuzz.after(async ({ server }) => {
   if (server !== undefined && server.child.exitCode === null) await server.stop('SIGKILL');
 });
 
-fuzz(`answers every one of ${COUNT} hostile requests well formed: no 500, no hang, no stack trace, no mutation succeeds`, ({ report }) => {
-  assert.is(report.requests, COUNT);
-  assert.ok(report.failures.length === 0, `${report.failures.length} bad answers (re-run one with fuzzCase(seed, case, target)):\n${describeFailures(report.failures)}`);
-});
+fuzz(
+  `answers every one of ${COUNT} hostile requests well formed: no 500, no hang, no stack trace, no mutation succeeds`,
+  ({ report }) => {
+    assert.is(report.requests, COUNT);
+    assert.ok(
+      report.failures.length === 0,
+      `${report.failures.length} bad answers (re-run one with fuzzCase(seed, case, target)):\n${describeFailures(report.failures)}`,
+    );
+  },
+);
 
 fuzz('keeps answering /health throughout', ({ report }) => {
   assert.ok(report.health.checks > 0, 'health was checked');
@@ -101,7 +110,10 @@ fuzz('is still the same process, and logged no unexpected error', ({ server }) =
 
 fuzz.run();
 
-async function query(context: Pick<Context, 'server' | 'token'>, text: string): Promise<{ status: number; json: { data?: unknown; errors?: unknown } }> {
+async function query(
+  context: Pick<Context, 'server' | 'token'>,
+  text: string,
+): Promise<{ status: number; json: { data?: unknown; errors?: unknown } }> {
   const response = await fetch(`${context.server.url}/api/graphql`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${context.token}`, 'Content-Type': 'application/json' },

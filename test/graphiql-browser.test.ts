@@ -54,7 +54,11 @@ async function waitForText(page: Page, selector: string, text: string): Promise<
       WAIT,
     );
   } catch {
-    const shown = await page.locator(selector).first().innerText().catch(() => '(nothing)');
+    const shown = await page
+      .locator(selector)
+      .first()
+      .innerText()
+      .catch(() => '(nothing)');
     assert.unreachable(`expected ${selector} to show ${JSON.stringify(text)}; it shows:\n${shown.slice(0, 800)}`);
   }
 }
@@ -86,11 +90,23 @@ if (!existsSync(CHROMIUM)) {
       executablePath: CHROMIUM,
       headless: true,
       viewport: { width: 1200, height: 800 },
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
     // Every request of every page, in order, with its answer.
     context.browser.on('request', (request) => {
-      context.seen.push({ url: request.url(), method: request.method(), status: 'pending', beforeToken: !context.tokenTyped });
+      context.seen.push({
+        url: request.url(),
+        method: request.method(),
+        status: 'pending',
+        beforeToken: !context.tokenTyped,
+      });
     });
     context.browser.on('requestfinished', async (request) => {
       const entry = context.seen.findLast((item) => item.url === request.url() && item.status === 'pending');
@@ -99,7 +115,8 @@ if (!existsSync(CHROMIUM)) {
     });
     context.browser.on('requestfailed', (request) => {
       const entry = context.seen.findLast((item) => item.url === request.url() && item.status === 'pending');
-      if (entry !== undefined) entry.status = request.failure()?.errorText === 'net::ERR_ABORTED' ? 'aborted' : 'failed';
+      if (entry !== undefined)
+        entry.status = request.failure()?.errorText === 'net::ERR_ABORTED' ? 'aborted' : 'failed';
     });
     // The Content-Security-Policy must not have had to block anything GraphiQL needed.
     await context.browser.addInitScript(() => {
@@ -120,12 +137,15 @@ if (!existsSync(CHROMIUM)) {
     if (context.profile !== undefined) rmSync(context.profile, { recursive: true, force: true });
   });
 
-  browser('opens /api/graphiql with the default query and a headers editor holding {"Authorization": "Bearer "}', async ({ hub, page }) => {
-    await page.goto(`${hub.url}/api/graphiql`);
-    await page.waitForSelector('.graphiql-container', WAIT);
-    await waitForText(page, '.graphiql-query-editor', 'shop.public.orders');
-    await waitForText(page, '.graphiql-editor-tool .graphiql-editor:not(.hidden)', '{"Authorization": "Bearer "}');
-  });
+  browser(
+    'opens /api/graphiql with the default query and a headers editor holding {"Authorization": "Bearer "}',
+    async ({ hub, page }) => {
+      await page.goto(`${hub.url}/api/graphiql`);
+      await page.waitForSelector('.graphiql-container', WAIT);
+      await waitForText(page, '.graphiql-query-editor', 'shop.public.orders');
+      await waitForText(page, '.graphiql-editor-tool .graphiql-editor:not(.hidden)', '{"Authorization": "Bearer "}');
+    },
+  );
 
   browser('runs the default query with a token typed into the headers editor and shows live data', async (context) => {
     const { hub, page } = context;
@@ -148,15 +168,18 @@ if (!existsSync(CHROMIUM)) {
     }
   });
 
-  browser('fetches the schema once the token is typed: the docs list Dataset and the editor completes fields', async ({ page }) => {
-    await page.locator('[aria-label="Show Documentation Explorer"]').click();
-    await waitForText(page, '[aria-label="Documentation Explorer"]', 'Dataset');
-    await page.locator('[aria-label="Hide Documentation Explorer"]').click();
-    await replaceQuery(page, '');
-    await page.keyboard.type('{ datas');
-    await waitForText(page, '.CodeMirror-hints', 'dataset');
-    await page.keyboard.press('Escape');
-  });
+  browser(
+    'fetches the schema once the token is typed: the docs list Dataset and the editor completes fields',
+    async ({ page }) => {
+      await page.locator('[aria-label="Show Documentation Explorer"]').click();
+      await waitForText(page, '[aria-label="Documentation Explorer"]', 'Dataset');
+      await page.locator('[aria-label="Hide Documentation Explorer"]').click();
+      await replaceQuery(page, '');
+      await page.keyboard.type('{ datas');
+      await waitForText(page, '.CodeMirror-hints', 'dataset');
+      await page.keyboard.press('Escape');
+    },
+  );
 
   browser('runs updateDescription on column order_id and shows true', async ({ page }) => {
     await replaceQuery(
@@ -171,27 +194,35 @@ if (!existsSync(CHROMIUM)) {
     await replaceQuery(page, `{ dataset(urn: "${ORDERS}") { schemaMetadata { fields { fieldPath description } } } }`);
     await run(page);
     await waitForText(page, '.result-window', NEW_TEXT);
-    const stored = await hub.gql(`{ dataset(urn: "${ORDERS}") { schemaMetadata { fields { fieldPath description } } } }`);
+    const stored = await hub.gql(
+      `{ dataset(urn: "${ORDERS}") { schemaMetadata { fields { fieldPath description } } } }`,
+    );
     assert.equal(stored.json.data.dataset.schemaMetadata.fields[0], { fieldPath: 'order_id', description: NEW_TEXT });
   });
 
-  browser('keeps the typed token and the last query across a reload, even right after the last edit', async ({ hub, page }) => {
-    await page.reload();
-    await waitForText(page, '.graphiql-editor-tool .graphiql-editor:not(.hidden)', hub.token.slice(-20));
-    await waitForText(page, '.graphiql-query-editor', 'schemaMetadata');
-  });
+  browser(
+    'keeps the typed token and the last query across a reload, even right after the last edit',
+    async ({ hub, page }) => {
+      await page.reload();
+      await waitForText(page, '.graphiql-editor-tool .graphiql-editor:not(.hidden)', hub.token.slice(-20));
+      await waitForText(page, '.graphiql-query-editor', 'schemaMetadata');
+    },
+  );
 
-  browser('opens the README\'s ?query= / ?variables= link with both editors filled, and runs it with the stored token', async ({ hub, page }) => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const link = /http:\/\/127\.0\.0\.1:8080(\/api\/graphiql\?query=\S+&variables=\S+)/.exec(readme)?.[1];
-    assert.ok(link !== undefined, 'the README links to a ready query');
-    await page.goto(`${hub.url}${link}`);
-    await waitForText(page, '.graphiql-query-editor', 'query columns($urn: String!)');
-    await page.getByRole('button', { name: 'Variables' }).click();
-    await waitForText(page, '.graphiql-editor-tool .graphiql-editor:not(.hidden)', 'analytics.marts.daily_revenue');
-    await run(page);
-    await waitForText(page, '.result-window', '"fieldPath": "revenue_date"');
-  });
+  browser(
+    "opens the README's ?query= / ?variables= link with both editors filled, and runs it with the stored token",
+    async ({ hub, page }) => {
+      const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+      const link = /http:\/\/127\.0\.0\.1:8080(\/api\/graphiql\?query=\S+&variables=\S+)/.exec(readme)?.[1];
+      assert.ok(link !== undefined, 'the README links to a ready query');
+      await page.goto(`${hub.url}${link}`);
+      await waitForText(page, '.graphiql-query-editor', 'query columns($urn: String!)');
+      await page.getByRole('button', { name: 'Variables' }).click();
+      await waitForText(page, '.graphiql-editor-tool .graphiql-editor:not(.hidden)', 'analytics.marts.daily_revenue');
+      await run(page);
+      await waitForText(page, '.result-window', '"fieldPath": "revenue_date"');
+    },
+  );
 
   browser('works with --no-auth as it opens, and with no header at all', async ({ open, page }) => {
     // Another port is another origin: nothing typed for the first server is there.
@@ -207,36 +238,74 @@ if (!existsSync(CHROMIUM)) {
     await waitForText(page, '.result-window', '"username": "datahub"');
   });
 
-  browser('enforces its Content-Security-Policy in the browser: a fetch to another origin is refused', async ({ page, pageErrors }) => {
-    const outcome = await page.evaluate((url) => fetch(url).then(() => 'sent', () => 'refused'), PROBE);
-    assert.is(outcome, 'refused');
-    // The violation report is its own event, which may arrive after the fetch has failed.
-    for (let tries = 0; tries < 40 && !pageErrors.some((error) => error.includes(PROBE)); tries++) await page.waitForTimeout(50);
-    assert.ok(pageErrors.some((error) => error.includes('connect-src') && error.includes(PROBE)), pageErrors.join('\n'));
-    pageErrors.splice(0, pageErrors.length, ...pageErrors.filter((error) => !error.includes(PROBE)));
-  });
+  browser(
+    'enforces its Content-Security-Policy in the browser: a fetch to another origin is refused',
+    async ({ page, pageErrors }) => {
+      const outcome = await page.evaluate(
+        (url) =>
+          fetch(url).then(
+            () => 'sent',
+            () => 'refused',
+          ),
+        PROBE,
+      );
+      assert.is(outcome, 'refused');
+      // The violation report is its own event, which may arrive after the fetch has failed.
+      for (let tries = 0; tries < 40 && !pageErrors.some((error) => error.includes(PROBE)); tries++)
+        await page.waitForTimeout(50);
+      assert.ok(
+        pageErrors.some((error) => error.includes('connect-src') && error.includes(PROBE)),
+        pageErrors.join('\n'),
+      );
+      pageErrors.splice(0, pageErrors.length, ...pageErrors.filter((error) => !error.includes(PROBE)));
+    },
+  );
 
-  browser('sent every request to 127.0.0.1 and got every asset; only introspection before the token met a 401', async ({ hub, page, seen, pageErrors }) => {
-    assert.ok(seen.length >= 8, `requests were seen: ${seen.length}`);
-    // A request still under way (the favicon is fetched late) is given time to settle.
-    for (let tries = 0; tries < 60 && seen.some((request) => request.url !== PROBE && request.status === 'pending'); tries++) await page.waitForTimeout(50);
-    for (const request of seen.filter((item) => item.url !== PROBE)) {
-      assert.is(new URL(request.url).hostname, '127.0.0.1', request.url);
-      assert.not.ok(request.url.includes(hub.token), 'no token in a URL');
-    }
-    const failed = seen.filter((request) => request.url !== PROBE && (request.status === 'failed' || request.status === 'pending' || (typeof request.status === 'number' && request.status >= 400)));
-    const unexpected = failed.filter((request) => !(request.beforeToken && request.status === 401 && request.url === hub.graphqlUrl));
-    // Before the token is in, introspection meets 401s (at load, and after any change of the headers that
-    // still leaves them without a whole token). Those and nothing else may fail.
-    assert.ok(failed.length >= 1, 'the first introspection, without a token, meets a 401');
-    assert.equal(unexpected, [], 'no request failed after the token was typed, and no asset ever');
-    // A request the page abandoned by moving on is no failure of the server, but every asset must have
-    // been answered in full at least once.
-    const assets = new Set(seen.filter((request) => new URL(request.url).pathname.startsWith('/api/graphiql/')).map((request) => request.url));
-    for (const asset of assets) assert.ok(seen.some((request) => request.url === asset && request.status === 200), `${asset} was answered 200 at least once`);
-    assert.ok(seen.some((request) => request.url.endsWith('/graphiql.min.js') && request.status === 200));
-    assert.equal(pageErrors, [], 'no script error and no CSP violation');
-  });
+  browser(
+    'sent every request to 127.0.0.1 and got every asset; only introspection before the token met a 401',
+    async ({ hub, page, seen, pageErrors }) => {
+      assert.ok(seen.length >= 8, `requests were seen: ${seen.length}`);
+      // A request still under way (the favicon is fetched late) is given time to settle.
+      for (
+        let tries = 0;
+        tries < 60 && seen.some((request) => request.url !== PROBE && request.status === 'pending');
+        tries++
+      )
+        await page.waitForTimeout(50);
+      for (const request of seen.filter((item) => item.url !== PROBE)) {
+        assert.is(new URL(request.url).hostname, '127.0.0.1', request.url);
+        assert.not.ok(request.url.includes(hub.token), 'no token in a URL');
+      }
+      const failed = seen.filter(
+        (request) =>
+          request.url !== PROBE &&
+          (request.status === 'failed' ||
+            request.status === 'pending' ||
+            (typeof request.status === 'number' && request.status >= 400)),
+      );
+      const unexpected = failed.filter(
+        (request) => !(request.beforeToken && request.status === 401 && request.url === hub.graphqlUrl),
+      );
+      // Before the token is in, introspection meets 401s (at load, and after any change of the headers that
+      // still leaves them without a whole token). Those and nothing else may fail.
+      assert.ok(failed.length >= 1, 'the first introspection, without a token, meets a 401');
+      assert.equal(unexpected, [], 'no request failed after the token was typed, and no asset ever');
+      // A request the page abandoned by moving on is no failure of the server, but every asset must have
+      // been answered in full at least once.
+      const assets = new Set(
+        seen
+          .filter((request) => new URL(request.url).pathname.startsWith('/api/graphiql/'))
+          .map((request) => request.url),
+      );
+      for (const asset of assets)
+        assert.ok(
+          seen.some((request) => request.url === asset && request.status === 200),
+          `${asset} was answered 200 at least once`,
+        );
+      assert.ok(seen.some((request) => request.url.endsWith('/graphiql.min.js') && request.status === 200));
+      assert.equal(pageErrors, [], 'no script error and no CSP violation');
+    },
+  );
 
   browser.run();
 }

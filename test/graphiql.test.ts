@@ -24,13 +24,19 @@ const TYPES: Record<string, RegExp> = {
 };
 
 /** Sends `path` byte for byte: fetch() would resolve `..` before it left. */
-function rawRequest(hub: TestServer, method: string, path: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function rawRequest(
+  hub: TestServer,
+  method: string,
+  path: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const url = new URL(hub.url);
     const req = httpRequest({ host: url.hostname, port: url.port, method, path }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -97,11 +103,15 @@ page('serves every asset the page names, without a token, with its type and cach
 });
 
 page('puts the pinned version of each vendored build in its URL', ({ html }) => {
-  const pins = (JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { devDependencies: Record<string, string> }).devDependencies;
+  const pins = (JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { devDependencies: Record<string, string> })
+    .devDependencies;
   for (const name of ['graphiql', 'react', 'react-dom']) {
     assert.match(html, `/api/graphiql/vendor/${name}-${pins[name]}/`, name);
   }
-  assert.equal(readdirSync(VENDOR).sort(), ['graphiql', 'react', 'react-dom'].map((name) => `${name}-${pins[name]}`).sort());
+  assert.equal(
+    readdirSync(VENDOR).sort(),
+    ['graphiql', 'react', 'react-dom'].map((name) => `${name}-${pins[name]}`).sort(),
+  );
 });
 
 page('vendors the installed packages byte for byte, each with its licence beside it', async ({ hub }) => {
@@ -113,7 +123,9 @@ page('vendors the installed packages byte for byte, each with its licence beside
   ];
   for (const [name, file] of copies) {
     const installed = `${ROOT}node_modules/${name}/${file}`;
-    const { version } = JSON.parse(readFileSync(`${ROOT}node_modules/${name}/package.json`, 'utf8')) as { version: string };
+    const { version } = JSON.parse(readFileSync(`${ROOT}node_modules/${name}/package.json`, 'utf8')) as {
+      version: string;
+    };
     const vendored = `${VENDOR}/${name}-${version}/${file.split('/').at(-1)}`;
     assert.ok(existsSync(vendored), `${vendored} exists; run "npm run vendor:graphiql"`);
     assert.is(sha256(readFileSync(vendored)), sha256(readFileSync(installed)), `${vendored} is ${installed}`);
@@ -122,7 +134,9 @@ page('vendors the installed packages byte for byte, each with its licence beside
     assert.match(licence.headers.get('content-type') ?? '', TYPES.txt ?? /./);
     assert.match(licence.text, /MIT License/);
   }
-  const notice = await hub.request(`/api/graphiql/vendor/${readdirSync(VENDOR).find((dir) => dir.startsWith('graphiql-'))}/THIRD-PARTY-LICENSES.txt`);
+  const notice = await hub.request(
+    `/api/graphiql/vendor/${readdirSync(VENDOR).find((dir) => dir.startsWith('graphiql-'))}/THIRD-PARTY-LICENSES.txt`,
+  );
   assert.is(notice.status, 200);
   assert.match(notice.text, /codemirror [\d.]+: MIT/);
 });
@@ -146,7 +160,11 @@ page('answers a matching If-None-Match with 304 and no body', async ({ hub }) =>
 
 for (const path of ['/api/graphiql', '/api/graphiql/boot.js']) {
   page(`answers POST ${path} with 405 and Allow: GET, HEAD`, async ({ hub }) => {
-    const reply = await hub.request(path, { method: 'POST', headers: { Authorization: `Bearer ${hub.token}` }, body: '{}' });
+    const reply = await hub.request(path, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${hub.token}` },
+      body: '{}',
+    });
     assert.is(reply.status, 405);
     assert.is(reply.headers.get('allow'), 'GET, HEAD');
     assert.is(reply.headers.get('content-security-policy'), CONTENT_SECURITY_POLICY);

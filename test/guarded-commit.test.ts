@@ -54,13 +54,23 @@ race('a token for another user is refused to an admin demoted by the commit queu
   const error = await refusal(accessTokenMutations.createAccessToken({ input }, as('alice', context)));
   await demoted;
   assert.is(error.code, 'UNAUTHORIZED');
-  assert.equal(context.tokens.list().map((token) => token.name), []);
+  assert.equal(
+    context.tokens.list().map((token) => token.name),
+    [],
+  );
 });
 
 race("another user's token cannot be revoked by an admin demoted by the commit queued just before", async (context) => {
-  const issued = await context.tokens.createPersonalToken({ username: 'carol', name: 'kept', lifetimeMs: null, requestedBy: 'urn:li:corpuser:carol' });
+  const issued = await context.tokens.createPersonalToken({
+    username: 'carol',
+    name: 'kept',
+    lifetimeMs: null,
+    requestedBy: 'urn:li:corpuser:carol',
+  });
   const demoted = demoteAlice(context);
-  const error = await refusal(accessTokenMutations.revokeAccessToken({ tokenId: issued.metadata.id }, as('alice', context)));
+  const error = await refusal(
+    accessTokenMutations.revokeAccessToken({ tokenId: issued.metadata.id }, as('alice', context)),
+  );
   await demoted;
   assert.is(error.code, 'UNAUTHORIZED');
   assert.ok(context.tokens.lookup(issued.metadata.id) !== null);
@@ -80,7 +90,10 @@ race('a link edit is refused to an admin demoted by the commit queued just befor
 race('an admin not demoted still creates the token, so the refusals above are the demotion', async (context) => {
   const input = { type: 'PERSONAL' as const, actorUrn: 'urn:li:corpuser:carol', duration: 'ONE_HOUR', name: 'allowed' };
   await accessTokenMutations.createAccessToken({ input }, as('alice', context));
-  assert.equal(context.tokens.list().map((token) => token.name), ['allowed']);
+  assert.equal(
+    context.tokens.list().map((token) => token.name),
+    ['allowed'],
+  );
 });
 
 race.run();

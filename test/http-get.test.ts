@@ -12,8 +12,15 @@ const GRAPHQL_RESPONSE = 'application/graphql-response+json';
 const READ_DESCRIPTION = 'query description($urn: String!) { dataset(urn: $urn) { properties { description } } }';
 
 /** GETs /api/graphql with `params` as its query string, with the root token unless `token` is null. */
-function get(hub: TestServer, params: Record<string, string>, token: string | null = hub.token, headers: Record<string, string> = {}): Promise<Reply> {
-  return hub.request(`/api/graphql?${new URLSearchParams(params)}`, { headers: { ...(token === null ? {} : { Authorization: `Bearer ${token}` }), ...headers } });
+function get(
+  hub: TestServer,
+  params: Record<string, string>,
+  token: string | null = hub.token,
+  headers: Record<string, string> = {},
+): Promise<Reply> {
+  return hub.request(`/api/graphql?${new URLSearchParams(params)}`, {
+    headers: { ...(token === null ? {} : { Authorization: `Bearer ${token}` }), ...headers },
+  });
 }
 
 const tagExists = async (hub: TestServer, id: string): Promise<boolean> =>
@@ -57,54 +64,66 @@ getSuite('answers a mutation over GET with 405, Allow: POST and a JSON error, an
   assert.is(await tagExists(hub, 'chosen-by-name'), false);
   assert.is((await get(hub, { query: both, operationName: 'read' })).status, 200);
   // The same mutation over POST still runs.
-  assert.is((await hub.gql('mutation { createTag(input: {id: "sent-by-post", name: "yes"}) }')).json.data.createTag, 'urn:li:tag:sent-by-post');
+  assert.is(
+    (await hub.gql('mutation { createTag(input: {id: "sent-by-post", name: "yes"}) }')).json.data.createTag,
+    'urn:li:tag:sent-by-post',
+  );
   assert.is(await tagExists(hub, 'sent-by-post'), true);
 });
 
-getSuite('answers a GET mutation 405 in the media type the client accepts, also when cached as a document', async ({ hub }) => {
-  const mutation = 'mutation { createTag(input: {id: "twice", name: "no"}) }';
-  for (let i = 0; i < 2; i++) {
-    const reply = await get(hub, { query: mutation }, hub.token, { Accept: GRAPHQL_RESPONSE });
-    assert.is(reply.status, 405);
-    assert.is(reply.headers.get('content-type'), `${GRAPHQL_RESPONSE}; charset=utf-8`);
-  }
-  assert.is(await tagExists(hub, 'twice'), false);
-});
+getSuite(
+  'answers a GET mutation 405 in the media type the client accepts, also when cached as a document',
+  async ({ hub }) => {
+    const mutation = 'mutation { createTag(input: {id: "twice", name: "no"}) }';
+    for (let i = 0; i < 2; i++) {
+      const reply = await get(hub, { query: mutation }, hub.token, { Accept: GRAPHQL_RESPONSE });
+      assert.is(reply.status, 405);
+      assert.is(reply.headers.get('content-type'), `${GRAPHQL_RESPONSE}; charset=utf-8`);
+    }
+    assert.is(await tagExists(hub, 'twice'), false);
+  },
+);
 
-getSuite('answers a subscription with 405 over GET, and as a request error over POST, never as a server error', async () => {
-  const logged: string[] = [];
-  const hub = await startTestServer({ seed: [SAMPLE], log: (message) => logged.push(message) });
-  try {
-    const subscription = 'subscription S { me { corpUser { username } } }';
-    const overGet = await get(hub, { query: subscription });
-    assert.is(overGet.status, 405);
-    assert.is(overGet.headers.get('allow'), 'POST');
-    assert.match(overGet.json.errors[0].message, /subscription cannot be sent with GET, and minihub serves no subscriptions/);
-    // application/json, as DataHub answers: 200 with data null; graphql-response+json: 400 without data.
-    const datahub = await hub.gql(subscription);
-    assert.is(datahub.status, 200);
-    assert.is(datahub.json.data, null);
-    assert.match(datahub.json.errors[0].message, /^minihub serves no subscriptions/);
-    assert.is(datahub.json.errors[0].extensions.classification, 'ValidationError');
-    assert.equal(datahub.json.errors[0].locations, [{ line: 1, column: 1 }]);
-    const strict = await hub.request('/api/graphql', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: GRAPHQL_RESPONSE, Authorization: `Bearer ${hub.token}` },
-      body: JSON.stringify({ query: subscription }),
-    });
-    assert.is(strict.status, 400);
-    assert.equal(Object.keys(strict.json), ['errors', 'extensions']);
-    // A second time the document comes from the document cache, past validation: still refused.
-    assert.match((await hub.gql(subscription)).json.errors[0].message, /^minihub serves no subscriptions/);
-    // Chosen by operationName from a document that also holds a query.
-    const both = `query Q { __typename } ${subscription}`;
-    assert.is((await get(hub, { query: both, operationName: 'S' })).status, 405);
-    assert.is((await get(hub, { query: both, operationName: 'Q' })).status, 200);
-    assert.equal(logged, [], 'nothing was logged as an unexpected error');
-  } finally {
-    await hub.close();
-  }
-});
+getSuite(
+  'answers a subscription with 405 over GET, and as a request error over POST, never as a server error',
+  async () => {
+    const logged: string[] = [];
+    const hub = await startTestServer({ seed: [SAMPLE], log: (message) => logged.push(message) });
+    try {
+      const subscription = 'subscription S { me { corpUser { username } } }';
+      const overGet = await get(hub, { query: subscription });
+      assert.is(overGet.status, 405);
+      assert.is(overGet.headers.get('allow'), 'POST');
+      assert.match(
+        overGet.json.errors[0].message,
+        /subscription cannot be sent with GET, and minihub serves no subscriptions/,
+      );
+      // application/json, as DataHub answers: 200 with data null; graphql-response+json: 400 without data.
+      const datahub = await hub.gql(subscription);
+      assert.is(datahub.status, 200);
+      assert.is(datahub.json.data, null);
+      assert.match(datahub.json.errors[0].message, /^minihub serves no subscriptions/);
+      assert.is(datahub.json.errors[0].extensions.classification, 'ValidationError');
+      assert.equal(datahub.json.errors[0].locations, [{ line: 1, column: 1 }]);
+      const strict = await hub.request('/api/graphql', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: GRAPHQL_RESPONSE, Authorization: `Bearer ${hub.token}` },
+        body: JSON.stringify({ query: subscription }),
+      });
+      assert.is(strict.status, 400);
+      assert.equal(Object.keys(strict.json), ['errors', 'extensions']);
+      // A second time the document comes from the document cache, past validation: still refused.
+      assert.match((await hub.gql(subscription)).json.errors[0].message, /^minihub serves no subscriptions/);
+      // Chosen by operationName from a document that also holds a query.
+      const both = `query Q { __typename } ${subscription}`;
+      assert.is((await get(hub, { query: both, operationName: 'S' })).status, 405);
+      assert.is((await get(hub, { query: both, operationName: 'Q' })).status, 200);
+      assert.equal(logged, [], 'nothing was logged as an unexpected error');
+    } finally {
+      await hub.close();
+    }
+  },
+);
 
 getSuite('treats an empty operationName as none, as GraphQL over HTTP says', async ({ hub }) => {
   const reply = await get(hub, { query: '{ me { corpUser { username } } }', operationName: '' });
@@ -128,14 +147,33 @@ getSuite('marks GET and POST answers no-store, varying with Accept and Authoriza
     assert.is(reply.headers.get('cache-control'), 'no-store', `answer ${i}`);
     assert.is(reply.headers.get('vary'), 'Accept, Authorization', `answer ${i}`);
   }
-  assert.equal(answers.map((reply) => reply.status), [200, 200, 405, 401, 200]);
+  assert.equal(
+    answers.map((reply) => reply.status),
+    [200, 200, 405, 401, 200],
+  );
 });
 
 const badParams: [string, Record<string, string>, RegExp][] = [
-  ['variables that are not JSON', { query: '{ __typename }', variables: '{"urn": ' }, /"variables" in the query string is not valid JSON/],
-  ['variables that are a JSON array', { query: '{ __typename }', variables: '[1]' }, /"variables" must be an object or null, not an array/],
-  ['extensions that are not JSON', { query: '{ __typename }', extensions: 'nope' }, /"extensions" in the query string is not valid JSON/],
-  ['extensions that are a string', { query: '{ __typename }', extensions: '"x"' }, /"extensions" must be an object or null, not a string/],
+  [
+    'variables that are not JSON',
+    { query: '{ __typename }', variables: '{"urn": ' },
+    /"variables" in the query string is not valid JSON/,
+  ],
+  [
+    'variables that are a JSON array',
+    { query: '{ __typename }', variables: '[1]' },
+    /"variables" must be an object or null, not an array/,
+  ],
+  [
+    'extensions that are not JSON',
+    { query: '{ __typename }', extensions: 'nope' },
+    /"extensions" in the query string is not valid JSON/,
+  ],
+  [
+    'extensions that are a string',
+    { query: '{ __typename }', extensions: '"x"' },
+    /"extensions" must be an object or null, not a string/,
+  ],
   ['no query', { variables: '{}' }, /the query string has no "query"; expected \/api\/graphql\?query=/],
 ];
 for (const [label, params, message] of badParams) {
@@ -147,7 +185,9 @@ for (const [label, params, message] of badParams) {
 }
 
 getSuite('answers a parameter given twice with 400, since a proxy could read the other one', async ({ hub }) => {
-  const reply = await hub.request('/api/graphql?query=%7B__typename%7D&query=mutation%7B__typename%7D', { headers: { Authorization: `Bearer ${hub.token}` } });
+  const reply = await hub.request('/api/graphql?query=%7B__typename%7D&query=mutation%7B__typename%7D', {
+    headers: { Authorization: `Bearer ${hub.token}` },
+  });
   assert.is(reply.status, 400);
   assert.match(reply.json.errors[0].message, /gives "query" 2 times; expected it once/);
 });
@@ -174,11 +214,17 @@ getSuite('keeps the query-length and variables-depth limits', async () => {
   }
 });
 
-getSuite('answers a URL longer than node\'s header limit with 431 saying to use POST', async ({ hub }) => {
+getSuite("answers a URL longer than node's header limit with 431 saying to use POST", async ({ hub }) => {
   const path = `/api/graphql?${new URLSearchParams({ query: `{ __typename } #${'x'.repeat(20_000)}` })}`;
-  const answer = await rawExchange(hub, `GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${hub.token}\r\n\r\n`);
+  const answer = await rawExchange(
+    hub,
+    `GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${hub.token}\r\n\r\n`,
+  );
   assert.match(answer, /^HTTP\/1\.1 431 /);
-  assert.match(answer, /the request line and headers are larger than \d+ bytes; send a long GraphQL query as a POST with a JSON body/);
+  assert.match(
+    answer,
+    /the request line and headers are larger than \d+ bytes; send a long GraphQL query as a POST with a JSON body/,
+  );
 });
 
 getSuite('serves GET and POST reads from the response cache, never stale after a write', async ({ hub }) => {
@@ -187,19 +233,27 @@ getSuite('serves GET and POST reads from the response cache, never stale after a
   assert.is((await get(hub, params)).text, first.text);
   const post = await hub.gql(READ_DESCRIPTION, { urn: ORDERS });
   assert.is(post.text, first.text, 'the same read sent both ways answers the same');
-  await hub.gql(`mutation { updateDataset(urn: "${ORDERS}", input: {editableProperties: {description: "written between reads"}}) { urn } }`);
+  await hub.gql(
+    `mutation { updateDataset(urn: "${ORDERS}", input: {editableProperties: {description: "written between reads"}}) { urn } }`,
+  );
   assert.is((await get(hub, params)).json.data.dataset.properties.description, 'written between reads');
-  assert.is((await hub.gql(READ_DESCRIPTION, { urn: ORDERS })).json.data.dataset.properties.description, 'written between reads');
+  assert.is(
+    (await hub.gql(READ_DESCRIPTION, { urn: ORDERS })).json.data.dataset.properties.description,
+    'written between reads',
+  );
 });
 
-getSuite('answers a validation error 400 under graphql-response+json and 200 under application/json, as POST does', async ({ hub }) => {
-  const strict = await get(hub, { query: '{ nope }' }, hub.token, { Accept: GRAPHQL_RESPONSE });
-  assert.is(strict.status, 400);
-  assert.equal(Object.keys(strict.json), ['errors', 'extensions']);
-  const datahub = await get(hub, { query: '{ nope }' }, hub.token, { Accept: 'application/json' });
-  assert.is(datahub.status, 200);
-  assert.is(datahub.json.data, null);
-});
+getSuite(
+  'answers a validation error 400 under graphql-response+json and 200 under application/json, as POST does',
+  async ({ hub }) => {
+    const strict = await get(hub, { query: '{ nope }' }, hub.token, { Accept: GRAPHQL_RESPONSE });
+    assert.is(strict.status, 400);
+    assert.equal(Object.keys(strict.json), ['errors', 'extensions']);
+    const datahub = await get(hub, { query: '{ nope }' }, hub.token, { Accept: 'application/json' });
+    assert.is(datahub.status, 200);
+    assert.is(datahub.json.data, null);
+  },
+);
 
 getSuite('logs a GET by its path and operation, never its query string', async () => {
   const lines: string[] = [];
@@ -214,4 +268,3 @@ getSuite('logs a GET by its path and operation, never its query string', async (
 });
 
 getSuite.run();
-

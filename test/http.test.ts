@@ -22,7 +22,7 @@ http.before(async (context) => {
 });
 http.after(async ({ hub }) => hub.close());
 
-http('answers a query with 200 and DataHub\'s envelope {data, extensions: {}}', async ({ hub }) => {
+http("answers a query with 200 and DataHub's envelope {data, extensions: {}}", async ({ hub }) => {
   const reply = await hub.gql(`{ dataset(urn: "${ORDERS}") { urn } }`);
   assert.is(reply.status, 200);
   assert.match(reply.headers.get('content-type') ?? '', /^application\/json/);
@@ -40,10 +40,17 @@ http('puts errors first, then data, then extensions', async ({ hub }) => {
 // GET runs queries (test/http-get.test.ts); HEAD would have to run one to answer nothing, so it is refused too.
 for (const method of ['HEAD', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']) {
   http(`answers ${method} with 405, Allow: GET, POST and a JSON error`, async ({ hub }) => {
-    const reply = await hub.request('/api/graphql?query=%7B__typename%7D', { method, headers: { Authorization: `Bearer ${hub.token}` } });
+    const reply = await hub.request('/api/graphql?query=%7B__typename%7D', {
+      method,
+      headers: { Authorization: `Bearer ${hub.token}` },
+    });
     assert.is(reply.status, 405);
     assert.is(reply.headers.get('allow'), 'GET, POST');
-    if (method !== 'HEAD') assert.match(reply.json.errors[0].message, /not supported on \/api\/graphql; send a POST with a JSON body, or a query as GET/);
+    if (method !== 'HEAD')
+      assert.match(
+        reply.json.errors[0].message,
+        /not supported on \/api\/graphql; send a POST with a JSON body, or a query as GET/,
+      );
   });
 }
 
@@ -53,9 +60,21 @@ const badBodies: [string, string, RegExp][] = [
   ['a JSON string', '"{ me { corpUser { urn } } }"', /must be an object/],
   ['a body without query', '{"variables": {}}', /no "query"/],
   ['a query that is not a string', '{"query": 42}', /"query" must be a string/],
-  ['variables that are an array', '{"query": "{ me { corpUser { urn } } }", "variables": [1]}', /"variables" must be an object or null, not an array/],
-  ['variables that are a string', '{"query": "{ me { corpUser { urn } } }", "variables": "{}"}', /"variables" must be an object or null, not a string/],
-  ['an operationName that is a number', '{"query": "{ me { corpUser { urn } } }", "operationName": 1}', /"operationName" must be a string/],
+  [
+    'variables that are an array',
+    '{"query": "{ me { corpUser { urn } } }", "variables": [1]}',
+    /"variables" must be an object or null, not an array/,
+  ],
+  [
+    'variables that are a string',
+    '{"query": "{ me { corpUser { urn } } }", "variables": "{}"}',
+    /"variables" must be an object or null, not a string/,
+  ],
+  [
+    'an operationName that is a number',
+    '{"query": "{ me { corpUser { urn } } }", "operationName": 1}',
+    /"operationName" must be a string/,
+  ],
 ];
 for (const [what, body, message] of badBodies) {
   http(`answers ${what} with 400 and a JSON error naming the problem`, async ({ hub }) => {
@@ -70,8 +89,15 @@ for (const [what, body, message] of badBodies) {
 }
 
 http('accepts variables: null and a missing variables key', async ({ hub }) => {
-  for (const body of ['{"query": "{ me { corpUser { username } } }", "variables": null}', '{"query": "{ me { corpUser { username } } }"}']) {
-    const reply = await hub.request('/api/graphql', { method: 'POST', headers: { ...JSON_HEADERS, Authorization: `Bearer ${hub.token}` }, body });
+  for (const body of [
+    '{"query": "{ me { corpUser { username } } }", "variables": null}',
+    '{"query": "{ me { corpUser { username } } }"}',
+  ]) {
+    const reply = await hub.request('/api/graphql', {
+      method: 'POST',
+      headers: { ...JSON_HEADERS, Authorization: `Bearer ${hub.token}` },
+      body,
+    });
     assert.is(reply.status, 200);
     assert.equal(reply.json.data, { me: { corpUser: { username: 'datahub' } } });
   }
@@ -112,8 +138,16 @@ http('answers 413 for a body over the limit and closes the connection', async ({
 });
 
 http('answers a body that is not valid UTF-8 with 400 instead of storing replacement characters', async ({ hub }) => {
-  const body = Buffer.concat([Buffer.from('{"query": "mutation { createTag(input: {id: \\"u\\", name: \\"'), Buffer.from([0xff, 0xfe]), Buffer.from('\\"}) }"}')]);
-  const reply = await hub.request('/api/graphql', { method: 'POST', headers: { ...JSON_HEADERS, Authorization: `Bearer ${hub.token}` }, body });
+  const body = Buffer.concat([
+    Buffer.from('{"query": "mutation { createTag(input: {id: \\"u\\", name: \\"'),
+    Buffer.from([0xff, 0xfe]),
+    Buffer.from('\\"}) }"}'),
+  ]);
+  const reply = await hub.request('/api/graphql', {
+    method: 'POST',
+    headers: { ...JSON_HEADERS, Authorization: `Bearer ${hub.token}` },
+    body,
+  });
   assert.is(reply.status, 400);
   assert.match(reply.json.errors[0].message, /not valid UTF-8/);
   assert.is((await hub.gql('{ tag(urn: "urn:li:tag:u") { properties { name } } }')).json.data.tag.properties, null);
@@ -172,15 +206,23 @@ errors('answers a variable of the wrong type as a ValidationError', async ({ hub
   assert.equal(reply.json.errors[0].extensions, { classification: 'ValidationError' });
 });
 
-errors('answers a resolver error with DataHub\'s extensions, path and a null field', async ({ hub }) => {
+errors("answers a resolver error with DataHub's extensions, path and a null field", async ({ hub }) => {
   const reply = await hub.gql('mutation { createTag(input: {id: "gold", name: "gold"}) }');
-  assert.equal(reply.json.errors[0].extensions, { code: 400, type: 'BAD_REQUEST', classification: 'DataFetchingException' });
+  assert.equal(reply.json.errors[0].extensions, {
+    code: 400,
+    type: 'BAD_REQUEST',
+    classification: 'DataFetchingException',
+  });
   assert.equal(reply.json.errors[0].path, ['createTag']);
   assert.is(reply.json.errors[0].message, 'This Tag already exists!');
 });
 
 errors('answers a malformed urn with a 400 that names the urn and what is wrong', async ({ hub }) => {
-  for (const urn of ['foo', 'urn:li:dataset:(urn:li:dataPlatform:hive,x)', 'urn:li:dataset:(urn:li:dataPlatform:hive,x,PRDO)']) {
+  for (const urn of [
+    'foo',
+    'urn:li:dataset:(urn:li:dataPlatform:hive,x)',
+    'urn:li:dataset:(urn:li:dataPlatform:hive,x,PRDO)',
+  ]) {
     const reply = await hub.gql('query q($urn: String!) { dataset(urn: $urn) { urn } }', { urn });
     assert.equal(reply.json.data, { dataset: null });
     assert.is(reply.json.errors[0].extensions.code, 400, urn);
@@ -192,7 +234,11 @@ errors('never sends a stack trace', async ({ hub }) => {
   const replies = await Promise.all([
     hub.gql('{ dataset(urn: "foo") { urn } }'),
     hub.gql('{ nope }'),
-    hub.request('/api/graphql', { method: 'POST', headers: { ...JSON_HEADERS, Authorization: `Bearer ${hub.token}` }, body: '{' }),
+    hub.request('/api/graphql', {
+      method: 'POST',
+      headers: { ...JSON_HEADERS, Authorization: `Bearer ${hub.token}` },
+      body: '{',
+    }),
   ]);
   for (const reply of replies) {
     assert.not.match(reply.text, /\.ts:\d+|at [A-Za-z.]+ \(|stack/);
@@ -213,7 +259,13 @@ socket.after(async ({ hub }) => hub.close());
 socket('answers 413 to a chunked body without a length once it passes the limit', async ({ hub }) => {
   const { port, hostname } = new URL(hub.url);
   const status = await new Promise<number>((resolve, reject) => {
-    const req = httpRequest({ host: hostname, port, path: '/api/graphql', method: 'POST', headers: { ...JSON_HEADERS, Authorization: `Bearer ${hub.token}` } });
+    const req = httpRequest({
+      host: hostname,
+      port,
+      path: '/api/graphql',
+      method: 'POST',
+      headers: { ...JSON_HEADERS, Authorization: `Bearer ${hub.token}` },
+    });
     req.on('response', (res) => {
       res.resume();
       resolve(res.statusCode ?? 0);
@@ -227,7 +279,11 @@ socket('answers 413 to a chunked body without a length once it passes the limit'
 });
 
 socket('closes the connection when it refuses a request before reading its body', async ({ hub }) => {
-  const reply = await hub.request('/api/graphql', { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ query: 'x'.repeat(200_000) }) });
+  const reply = await hub.request('/api/graphql', {
+    method: 'POST',
+    headers: JSON_HEADERS,
+    body: JSON.stringify({ query: 'x'.repeat(200_000) }),
+  });
   assert.is(reply.status, 401);
   assert.is(reply.headers.get('connection'), 'close');
 });
@@ -240,7 +296,11 @@ const hostile = suite<{ hub: TestServer; logged: string[] }>('hostile HTTP (foun
 
 hostile.before(async (context) => {
   context.logged = [];
-  context.hub = await startTestServer({ seed: [SAMPLE], limits: { maxBodyBytes: 4096 }, log: (message) => context.logged.push(message) });
+  context.hub = await startTestServer({
+    seed: [SAMPLE],
+    limits: { maxBodyBytes: 4096 },
+    log: (message) => context.logged.push(message),
+  });
 });
 hostile.after(async ({ hub }) => hub.close());
 
@@ -284,12 +344,17 @@ hostile('answers an upload over the limit with 413 even while the client keeps s
 
 hostile('answers an Expect it cannot meet with 417 and a JSON body', async ({ hub }) => {
   const body = JSON.stringify({ query: '{ me { corpUser { username } } }' });
-  const answer = await rawExchange(hub, [Buffer.from(
-    `POST /api/graphql HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${hub.token}\r\nContent-Type: application/json\r\n` +
-      `Expect: 200-ok\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
-  )]);
+  const answer = await rawExchange(hub, [
+    Buffer.from(
+      `POST /api/graphql HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${hub.token}\r\nContent-Type: application/json\r\n` +
+        `Expect: 200-ok\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    ),
+  ]);
   assert.match(answer, /^HTTP\/1\.1 417 /);
-  assert.match(answer, /\r\n\r\n\{"errors":\[\{"message":"Expect: 200-ok is not supported; only 100-continue is"\}\]\}$/);
+  assert.match(
+    answer,
+    /\r\n\r\n\{"errors":\[\{"message":"Expect: 200-ok is not supported; only 100-continue is"\}\]\}$/,
+  );
 });
 
 hostile('answers an HTTP/1.1 request without Host with 400 and a JSON body', async ({ hub }) => {
@@ -303,7 +368,9 @@ hostile('does not log a client that leaves mid-body as a server error', async ({
   const { hostname, port } = new URL(hub.url);
   const socket = connect(Number(port), hostname);
   socket.on('error', () => {});
-  socket.write(`POST /api/graphql HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${hub.token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"query"`);
+  socket.write(
+    `POST /api/graphql HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${hub.token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"query"`,
+  );
   await new Promise((resolve) => setTimeout(resolve, 50));
   socket.destroy();
   await new Promise((resolve) => setTimeout(resolve, 50));
@@ -312,4 +379,3 @@ hostile('does not log a client that leaves mid-body as a server error', async ({
 });
 
 hostile.run();
-

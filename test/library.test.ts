@@ -39,14 +39,20 @@ function closeServer(server: Server): Promise<void> {
 /** Open sockets by kind: TCPServerWrap is a listening socket, TCPSocketWrap a connection (either end). */
 function sockets(): { listening: number; connections: number } {
   const types = process.getActiveResourcesInfo();
-  return { listening: types.filter((type) => type === 'TCPServerWrap').length, connections: types.filter((type) => type === 'TCPSocketWrap').length };
+  return {
+    listening: types.filter((type) => type === 'TCPServerWrap').length,
+    connections: types.filter((type) => type === 'TCPSocketWrap').length,
+  };
 }
 
 /**
  * sockets() once the event loop has released what was already closed: a handle closed in this turn
  * is still listed until libuv's close callback runs. Waits up to a second for `expected`.
  */
-async function settledSockets(expected: { listening: number; connections: number }): Promise<{ listening: number; connections: number }> {
+async function settledSockets(expected: {
+  listening: number;
+  connections: number;
+}): Promise<{ listening: number; connections: number }> {
   const deadline = Date.now() + 1000;
   let now = sockets();
   while ((now.listening !== expected.listening || now.connections !== expected.connections) && Date.now() < deadline) {
@@ -85,7 +91,11 @@ mount('serves minihub inside a host server that also answers its own routes', as
     assert.equal(await (await fetch(`${base}/health`)).json(), { status: 'ok' });
     const read = await gql(`${base}/api/graphql`, minihub.token, READ);
     assert.match(read.body.data.dataset.properties.description, /One row per order/);
-    assert.is((await gql(`${base}/api/graphql`, 'not a token', READ)).status, 401, 'tokens are checked when mounted too');
+    assert.is(
+      (await gql(`${base}/api/graphql`, 'not a token', READ)).status,
+      401,
+      'tokens are checked when mounted too',
+    );
     assert.is(minihub.seeded[0]?.records, 31);
 
     // Closed before its host: minihub answers a JSON 503 and the host's own routes go on.
@@ -121,13 +131,20 @@ lifecycle('restores the seed with reset() several times faster than a fresh star
   try {
     let resetMs = Infinity;
     for (let i = 0; i < 5; i++) {
-      await gql(hub.graphqlUrl, hub.token, `mutation { updateDataset(urn: "${ORDERS}", input: {editableProperties: {description: "changed"}}) { urn } }`);
+      await gql(
+        hub.graphqlUrl,
+        hub.token,
+        `mutation { updateDataset(urn: "${ORDERS}", input: {editableProperties: {description: "changed"}}) { urn } }`,
+      );
       await gql(hub.graphqlUrl, hub.token, 'mutation { createTag(input: {id: "scratch", name: "Scratch"}) }');
       assert.is((await gql(hub.graphqlUrl, hub.token, READ)).body.data.dataset.properties.description, 'changed');
       const started = performance.now();
       await hub.reset();
       resetMs = Math.min(resetMs, performance.now() - started);
-      assert.match((await gql(hub.graphqlUrl, hub.token, READ)).body.data.dataset.properties.description, /One row per order/);
+      assert.match(
+        (await gql(hub.graphqlUrl, hub.token, READ)).body.data.dataset.properties.description,
+        /One row per order/,
+      );
       const tag = await gql(hub.graphqlUrl, hub.token, '{ tag(urn: "urn:li:tag:scratch") { properties { name } } }');
       assert.is(tag.body.data.tag?.properties ?? null, null, 'the tag made after the seed is gone');
     }
@@ -212,7 +229,10 @@ readme('shows test/example.test.ts verbatim under "Use it in your tests"', () =>
   const example = readFileSync(join(ROOT, 'test/example.test.ts'), 'utf8');
   // The one allowed difference: readers import the package by name, the suite imports the source.
   // Exactly one import line is swapped, so any other edit to either copy fails here.
-  const asPublished = example.replace("import { sampleCatalogue, startServer } from '../src/index.ts';", "import { sampleCatalogue, startServer } from 'minihub';");
+  const asPublished = example.replace(
+    "import { sampleCatalogue, startServer } from '../src/index.ts';",
+    "import { sampleCatalogue, startServer } from 'minihub';",
+  );
   assert.is.not(asPublished, example, 'test/example.test.ts still imports ../src/index.ts');
   assert.is(section[1], asPublished);
 });

@@ -55,28 +55,52 @@ async function refusal(dir: string, waitMs: number, readStat?: StatReader): Prom
 const probe = suite('reading /proc/<pid>/stat');
 
 probe('finds the state and the start time after a command name holding spaces and parentheses', () => {
-  const stat = '4242 (we (ird) name) S 1 4242 4242 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 987654 1000 10 18446744073709551615 0 0 0 0';
+  const stat =
+    '4242 (we (ird) name) S 1 4242 4242 0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 987654 1000 10 18446744073709551615 0 0 0 0';
   assert.equal(statFields(stat), { state: 'S', startTime: '987654' });
   assert.is(statFields('no parentheses at all'), undefined);
 });
 
 probe('tells a zombie, a dead process, a missing one and an unreadable /proc apart', () => {
   const stat = (state: string) => `7 (node) ${state} 1 7 7 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 5555 0 0`;
-  assert.equal(probeProcess(7, () => stat('Z')), { kind: 'exited' });
-  assert.equal(probeProcess(7, () => stat('X')), { kind: 'exited' });
-  assert.equal(probeProcess(7, () => stat('R')), { kind: 'running', startTime: '5555' });
-  assert.equal(probeProcess(NO_PID, () => undefined), { kind: 'gone' });
-  assert.equal(probeProcess(7, () => { throw Object.assign(new Error('denied'), { code: 'EACCES' }); }), { kind: 'unknown' });
+  assert.equal(
+    probeProcess(7, () => stat('Z')),
+    { kind: 'exited' },
+  );
+  assert.equal(
+    probeProcess(7, () => stat('X')),
+    { kind: 'exited' },
+  );
+  assert.equal(
+    probeProcess(7, () => stat('R')),
+    { kind: 'running', startTime: '5555' },
+  );
+  assert.equal(
+    probeProcess(NO_PID, () => undefined),
+    { kind: 'gone' },
+  );
+  assert.equal(
+    probeProcess(7, () => {
+      throw Object.assign(new Error('denied'), { code: 'EACCES' });
+    }),
+    { kind: 'unknown' },
+  );
 });
 
-probe('a pid /proc does not show but kill(pid, 0) finds (hidepid=2 hides other users) is unknown, not gone', async () => {
-  const other = await sleeper();
-  try {
-    assert.equal(probeProcess(other.pid, () => undefined), { kind: 'unknown' });
-  } finally {
-    other.kill('SIGKILL');
-  }
-});
+probe(
+  'a pid /proc does not show but kill(pid, 0) finds (hidepid=2 hides other users) is unknown, not gone',
+  async () => {
+    const other = await sleeper();
+    try {
+      assert.equal(
+        probeProcess(other.pid, () => undefined),
+        { kind: 'unknown' },
+      );
+    } finally {
+      other.kill('SIGKILL');
+    }
+  },
+);
 
 probe.run();
 
@@ -100,7 +124,9 @@ lock('takes over a lock held by a zombie: a process that exited and is not yet r
   // The shell starts a short sleep, then becomes a long one that never reaps it: the short one stays a zombie.
   const parent = spawn('sh', ['-c', 'sleep 0.05 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
   try {
-    const zombie = await new Promise<number>((resolve) => parent.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))));
+    const zombie = await new Promise<number>((resolve) =>
+      parent.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))),
+    );
     const start = startTimeOf(zombie);
     for (let tries = 0; probeProcess(zombie).kind !== 'exited'; tries++) {
       if (tries > 200) throw new Error(`process ${zombie} did not become a zombie`);
@@ -191,7 +217,8 @@ lock('the probe decides: a live pid that /proc reports as a zombie is taken over
   const owner = await sleeper();
   try {
     writeLock(dir, `${owner.pid}\n`);
-    const zombie: StatReader = (pid) => (pid === owner.pid ? `${pid} (sleep) Z 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 77 0 0` : readProcStat(pid));
+    const zombie: StatReader = (pid) =>
+      pid === owner.pid ? `${pid} (sleep) Z 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 77 0 0` : readProcStat(pid);
     const release = await acquireLock(dir, { waitMs: 0, readStat: zombie });
     assert.is(lockText(dir).split('\n')[0], String(process.pid));
     release();
@@ -222,7 +249,9 @@ const race = suite('takeovers racing each other');
 // FAKE_LIVE and FAKE_LIVE_TOO run (started at tick 777); FAKE_DEAD is a zombie. No such pids exist really.
 const fakeStat: StatReader = (pid) => {
   const state = pid === FAKE_LIVE || pid === FAKE_LIVE_TOO ? 'S' : pid === FAKE_DEAD ? 'Z' : undefined;
-  return state === undefined ? readProcStat(pid) : `${pid} (node) ${state} 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 777 0 0`;
+  return state === undefined
+    ? readProcStat(pid)
+    : `${pid} (node) ${state} 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 777 0 0`;
 };
 const STALE = `${FAKE_DEAD}\n777\n`;
 const LIVE = `${FAKE_LIVE}\n777\n`;
@@ -231,7 +260,10 @@ const LIVE = `${FAKE_LIVE}\n777\n`;
  * Runs `body` with fs.readFileSync and fs.renameSync wrapped (the lock module's imports follow them), so
  * other processes' steps happen at exact points between this process's own steps.
  */
-async function interleaved(wrap: { afterRead?: (path: string, text: string) => void; afterRename?: (from: string) => void }, body: () => Promise<void>): Promise<void> {
+async function interleaved(
+  wrap: { afterRead?: (path: string, text: string) => void; afterRename?: (from: string) => void },
+  body: () => Promise<void>,
+): Promise<void> {
   const { readFileSync: realRead, renameSync: realRename } = fs;
   const patched = fs as { readFileSync: unknown; renameSync: unknown };
   patched.readFileSync = (...args: Parameters<typeof realRead>) => {
@@ -283,7 +315,11 @@ race('a lock taken over by another process after this one read the stale lock is
   assert.ok(aTookOver, 'the stale lock was read');
   assert.is(lockText(dir), LIVE, 'A still holds the lock it took over');
   assert.match(message, new RegExp(`in use by minihub process ${FAKE_LIVE}`));
-  assert.equal(readdirSync(dir).filter((name) => name.startsWith(LOCK_FILE)), [LOCK_FILE], 'no takeover file left behind');
+  assert.equal(
+    readdirSync(dir).filter((name) => name.startsWith(LOCK_FILE)),
+    [LOCK_FILE],
+    'no takeover file left behind',
+  );
 });
 
 race('a takeover guard left by a process killed mid-takeover is itself taken over', async () => {
@@ -294,7 +330,10 @@ race('a takeover guard left by a process killed mid-takeover is itself taken ove
   const release = await acquireLock(dir, { waitMs: 0, readStat: fakeStat });
   assert.is(lockText(dir).split('\n')[0], String(process.pid));
   release();
-  assert.equal(readdirSync(dir).filter((name) => name.startsWith(LOCK_FILE)), []);
+  assert.equal(
+    readdirSync(dir).filter((name) => name.startsWith(LOCK_FILE)),
+    [],
+  );
 });
 
 race('while a live process holds the takeover guard, the stale lock is left to it', async () => {

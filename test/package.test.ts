@@ -31,7 +31,10 @@ pack.before(async (context) => {
   const packed = await tarball();
   assert.ok(packed !== undefined, 'npm pack made a tarball');
   const project = tempDataDir();
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', type: 'module', private: true }));
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'consumer', version: '1.0.0', type: 'module', private: true }),
+  );
   // --prefer-offline: graphql comes from npm's cache when it is there, else from the registry.
   await run(NPM, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--silent', packed], { cwd: project });
   context.project = project;
@@ -40,14 +43,20 @@ pack.before(async (context) => {
 pack('runs the minihub command under plain node: --version and --help', async ({ project }) => {
   const bin = join(project, 'node_modules', '.bin', 'minihub');
   const version = await run(bin, ['--version'], { cwd: project });
-  const { version: expected } = (await import('../package.json', { with: { type: 'json' } })).default as { version: string };
+  const { version: expected } = (await import('../package.json', { with: { type: 'json' } })).default as {
+    version: string;
+  };
   assert.is(version.stdout, `${expected}\n`);
   const help = await run(bin, ['serve', '--help'], { cwd: project });
   assert.match(help.stdout, /Usage: minihub serve/);
 });
 
 pack('serves from the installed package, GraphiQL assets included', async ({ project }) => {
-  const child = spawn(join(project, 'node_modules', '.bin', 'minihub'), ['serve', '--port', '0', '--memory', '--seed', 'node_modules/minihub/data/sample-catalogue.json', '--quiet'], { cwd: project });
+  const child = spawn(
+    join(project, 'node_modules', '.bin', 'minihub'),
+    ['serve', '--port', '0', '--memory', '--seed', 'node_modules/minihub/data/sample-catalogue.json', '--quiet'],
+    { cwd: project },
+  );
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
@@ -84,12 +93,31 @@ await hub.close();
   const used = await run(process.execPath, ['use.mjs'], { cwd: project });
   assert.match(JSON.parse(used.stdout).data.dataset.properties.description, /One row per order/);
   // The declarations type-check a consumer's code against the package.
-  writeFileSync(join(project, 'use.ts'), `import { startServer, type RunningServer } from 'minihub';\nconst hub: RunningServer = await startServer({ port: 0 });\nawait hub.close();\n`);
-  writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ['use.ts'] }));
-  await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: project });
+  writeFileSync(
+    join(project, 'use.ts'),
+    `import { startServer, type RunningServer } from 'minihub';\nconst hub: RunningServer = await startServer({ port: 0 });\nawait hub.close();\n`,
+  );
+  writeFileSync(
+    join(project, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        target: 'es2022',
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        types: [],
+      },
+      files: ['use.ts'],
+    }),
+  );
+  await run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], {
+    cwd: project,
+  });
 });
 
-pack('runs the README\'s test example unchanged from the installed package', async ({ project }) => {
+pack("runs the README's test example unchanged from the installed package", async ({ project }) => {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   const example = /^## Use it in your tests\n[\s\S]*?```ts\n([\s\S]*?)```/m.exec(readme)?.[1];
   assert.ok(example !== undefined, 'README has a "## Use it in your tests" section with a ts block');
@@ -97,7 +125,10 @@ pack('runs the README\'s test example unchanged from the installed package', asy
   // consumer's own devDependency would.
   writeFileSync(join(project, 'example.test.mjs'), example);
   symlinkSync(join(ROOT, 'node_modules', 'uvu'), join(project, 'node_modules', 'uvu'));
-  const ran = await run(process.execPath, ['example.test.mjs'], { cwd: project, env: { ...process.env, FORCE_COLOR: '0' } });
+  const ran = await run(process.execPath, ['example.test.mjs'], {
+    cwd: project,
+    env: { ...process.env, FORCE_COLOR: '0' },
+  });
   assert.match(ran.stdout, /Passed:\s+1\b/);
   assert.match(ran.stdout, /Total:\s+1\b/);
 });

@@ -48,7 +48,11 @@ function mixedLog(seed: number, records: number): string[] {
     let changes: Change[];
     if (roll < 0.1) {
       // A long line: many changes, some to the same key twice, one removal.
-      changes = Array.from({ length: 30 }, (_, i) => ({ urn: pick(urns), aspect: pick(aspects), value: { seq, i, text: `long ✓ ${seq}/${i} `.repeat(12) } }));
+      changes = Array.from({ length: 30 }, (_, i) => ({
+        urn: pick(urns),
+        aspect: pick(aspects),
+        value: { seq, i, text: `long ✓ ${seq}/${i} `.repeat(12) },
+      }));
       changes.push({ urn: pick(urns), aspect: pick(aspects), value: null });
     } else if (roll < 0.25) {
       const urn = pick(urns);
@@ -56,11 +60,22 @@ function mixedLog(seed: number, records: number): string[] {
     } else if (roll < 0.35) {
       changes = [{ urn: pick(urns), aspect: pick(aspects), value: null }];
     } else {
-      changes = [{ urn: pick(urns), aspect: pick(aspects), value: { seq, note: next() < 0.3 ? `naïve café ${seq} — ✓` : `plain ${seq}` } }];
+      changes = [
+        {
+          urn: pick(urns),
+          aspect: pick(aspects),
+          value: { seq, note: next() < 0.3 ? `naïve café ${seq} — ✓` : `plain ${seq}` },
+        },
+      ];
     }
-    lines.push(JSON.stringify({ seq, time: 1_700_000_000_000 + seq, actor: 'urn:li:corpuser:datahub', op: 'test', changes }));
+    lines.push(
+      JSON.stringify({ seq, time: 1_700_000_000_000 + seq, actor: 'urn:li:corpuser:datahub', op: 'test', changes }),
+    );
   }
-  assert.ok(lines.some((line) => line.length >= DEFERRED_LINE_CHARS), 'some lines are long enough to be kept as text');
+  assert.ok(
+    lines.some((line) => line.length >= DEFERRED_LINE_CHARS),
+    'some lines are long enough to be kept as text',
+  );
   return lines;
 }
 
@@ -100,8 +115,16 @@ twoThreads('gives the catalogue a one-thread replay gives, entity and aspect ord
     const dir = logDir(mixedLog(seed, 400));
     const copy = tempDataDir();
     cpSync(dir, copy, { recursive: true });
-    const one = await opened(dir, NEVER, (store) => ({ worker: store.replayedInWorker, records: store.recordCount, state: snapshot(store) }));
-    const two = await opened(copy, ALWAYS, (store) => ({ worker: store.replayedInWorker, records: store.recordCount, state: snapshot(store) }));
+    const one = await opened(dir, NEVER, (store) => ({
+      worker: store.replayedInWorker,
+      records: store.recordCount,
+      state: snapshot(store),
+    }));
+    const two = await opened(copy, ALWAYS, (store) => ({
+      worker: store.replayedInWorker,
+      records: store.recordCount,
+      state: snapshot(store),
+    }));
     assert.is(one.worker, false);
     assert.is(two.worker, true, 'the second half was replayed on the worker');
     assert.is(two.records, 400);
@@ -111,7 +134,11 @@ twoThreads('gives the catalogue a one-thread replay gives, entity and aspect ord
     const plain = new Catalogue();
     const replayed = await replayOnOneThread(join(dir, LOG), nodeLogFileSystem, plain);
     assert.is(replayed.records, 400);
-    assert.equal([...plain.entities()].map(([urn, aspects]) => [urn, [...aspects]]), one.state, `seed ${seed}, one thread`);
+    assert.equal(
+      [...plain.entities()].map(([urn, aspects]) => [urn, [...aspects]]),
+      one.state,
+      `seed ${seed}, one thread`,
+    );
   }
 });
 
@@ -119,7 +146,9 @@ twoThreads('continues the log after the last record the worker read', async () =
   const dir = logDir(mixedLog(7, 300));
   const store = await Store.open({ dataDir: dir, parallelReplayBytes: ALWAYS });
   try {
-    await store.commit('test', 'urn:li:corpuser:datahub', () => [{ urn: 'urn:li:tag:after', aspect: 'status', value: { removed: false } }]);
+    await store.commit('test', 'urn:li:corpuser:datahub', () => [
+      { urn: 'urn:li:tag:after', aspect: 'status', value: { removed: false } },
+    ]);
   } finally {
     await store.close();
   }
@@ -136,7 +165,14 @@ twoThreads('names the file and line of a bad line in the worker’s half, counti
 
 twoThreads('names the line of bytes that are not UTF-8 in the worker’s half', async () => {
   const dir = logDir(mixedLog(9, 200).slice(0, 150));
-  appendFileSync(join(dir, LOG), Buffer.concat([Buffer.from('{"seq":151,"time":1,"actor":"a","op":"b","changes":[],"x":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}\n')]));
+  appendFileSync(
+    join(dir, LOG),
+    Buffer.concat([
+      Buffer.from('{"seq":151,"time":1,"actor":"a","op":"b","changes":[],"x":"'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('"}\n'),
+    ]),
+  );
   const message = await openFails(dir);
   assert.match(message, new RegExp(`${LOG}:151: not valid UTF-8`));
 });
@@ -151,8 +187,15 @@ twoThreads('reports a bad line in the first half before anything the worker foun
 twoThreads('cuts a torn last line in the worker’s half, as a one-thread replay does', async () => {
   const lines = mixedLog(11, 200);
   const warnings: string[] = [];
-  const dir = logDir(lines, '{"seq":201,"time":1,"actor":"urn:li:corpuser:datahub","op":"test","changes":[{"urn":"urn:li:tag:torn"');
-  const store = await Store.open({ dataDir: dir, parallelReplayBytes: ALWAYS, warn: (message) => warnings.push(message) });
+  const dir = logDir(
+    lines,
+    '{"seq":201,"time":1,"actor":"urn:li:corpuser:datahub","op":"test","changes":[{"urn":"urn:li:tag:torn"',
+  );
+  const store = await Store.open({
+    dataDir: dir,
+    parallelReplayBytes: ALWAYS,
+    warn: (message) => warnings.push(message),
+  });
   try {
     assert.is(store.replayedInWorker, true);
     assert.is(store.recordCount, 200);
@@ -169,7 +212,9 @@ twoThreads('cuts a torn last line in the worker’s half, as a one-thread replay
 twoThreads('a restarted server answers over HTTP as before when its log is replayed on two threads', async () => {
   const dataDir = tempDataDir();
   const first = await startTestServer({ dataDir, seed: [SAMPLE] });
-  const datasets = [...first.store.catalogue.entities()].map(([urn]) => urn).filter((urn) => urn.startsWith('urn:li:dataset:'));
+  const datasets = [...first.store.catalogue.entities()]
+    .map(([urn]) => urn)
+    .filter((urn) => urn.startsWith('urn:li:dataset:'));
   const query = `{ ${datasets.map((urn, i) => `d${i}: dataset(urn: ${JSON.stringify(urn)}) { urn editableProperties { description } properties { description } }`).join(' ')} kept: tag(urn: "urn:li:tag:kept") { properties { name } } }`;
   let before: unknown;
   try {
@@ -178,7 +223,10 @@ twoThreads('a restarted server answers over HTTP as before when its log is repla
     await first.gql('mutation { createTag(input: {id: "kept", name: "kept ✓"}) }');
     for (const [i, urn] of datasets.entries()) {
       for (const round of [1, 2]) {
-        const reply = await first.gql('mutation e($urn: String!, $input: DatasetUpdateInput!) { updateDataset(urn: $urn, input: $input) { urn } }', { urn, input: { editableProperties: { description: `edit ${round} of ${i} — ✓` } } });
+        const reply = await first.gql(
+          'mutation e($urn: String!, $input: DatasetUpdateInput!) { updateDataset(urn: $urn, input: $input) { urn } }',
+          { urn, input: { editableProperties: { description: `edit ${round} of ${i} — ✓` } } },
+        );
         assert.is(reply.json.errors, undefined);
       }
     }
@@ -203,19 +251,33 @@ twoThreads('replays the rest on the main thread, with a warning, when the worker
   const expected = await opened(dir, NEVER, snapshot);
   const warnings: string[] = [];
   const catalogue = new Catalogue();
-  const failing = (): ReplayWorker => ({ answer: Promise.reject(new Error('no threads here')), cancel: async () => {} });
-  const replayed = await parallelReplay({ fromBytes: ALWAYS, warn: (message) => warnings.push(message), start: failing })(path, nodeLogFileSystem, catalogue);
+  const failing = (): ReplayWorker => ({
+    answer: Promise.reject(new Error('no threads here')),
+    cancel: async () => {},
+  });
+  const replayed = await parallelReplay({
+    fromBytes: ALWAYS,
+    warn: (message) => warnings.push(message),
+    start: failing,
+  })(path, nodeLogFileSystem, catalogue);
   assert.is(replayed.inWorker, false);
   assert.is(replayed.records, 300);
   assert.is(replayed.lastSeq, 300);
-  assert.equal([...catalogue.entities()].map(([urn, aspects]) => [urn, [...aspects]]), expected);
+  assert.equal(
+    [...catalogue.entities()].map(([urn, aspects]) => [urn, [...aspects]]),
+    expected,
+  );
   assert.equal(warnings, [`${path}: replaying on one thread; the replay worker failed: no threads here`]);
 
   // A bad line in the part replayed after the failure keeps its number in the whole file.
   lines[250] = '{"seq": 251, oops';
   writeFileSync(path, lines.join('\n') + '\n');
   try {
-    await parallelReplay({ fromBytes: ALWAYS, warn: () => {}, start: failing })(path, nodeLogFileSystem, new Catalogue());
+    await parallelReplay({ fromBytes: ALWAYS, warn: () => {}, start: failing })(
+      path,
+      nodeLogFileSystem,
+      new Catalogue(),
+    );
     assert.unreachable('the replay must fail');
   } catch (error) {
     assert.instance(error, BadLine);
@@ -234,7 +296,11 @@ twoThreads('falls back the same way when the worker cannot even be started', asy
   const throwing = (): ReplayWorker => {
     throw new Error('Cannot find package tsx');
   };
-  const replayed = await parallelReplay({ fromBytes: ALWAYS, warn: (message) => warnings.push(message), start: throwing })(join(dir, LOG), nodeLogFileSystem, new Catalogue());
+  const replayed = await parallelReplay({
+    fromBytes: ALWAYS,
+    warn: (message) => warnings.push(message),
+    start: throwing,
+  })(join(dir, LOG), nodeLogFileSystem, new Catalogue());
   assert.is(replayed.records, 200);
   assert.is(replayed.inWorker, false);
   assert.match(warnings[0] as string, /replay worker failed: Cannot find package tsx/);
@@ -249,7 +315,10 @@ twoThreads('refuses a line that starts with a byte order mark, at the file’s s
   for (let start = 0; start <= size / 2; splitLine++) start += Buffer.byteLength(lines[splitLine] as string) + 1;
   for (const at of [0, splitLine]) {
     const dir = tempDataDir();
-    writeFileSync(join(dir, LOG), Buffer.concat(lines.map((line, n) => Buffer.from((n === at ? '\uFEFF' : '') + line + '\n'))));
+    writeFileSync(
+      join(dir, LOG),
+      Buffer.concat(lines.map((line, n) => Buffer.from((n === at ? '\uFEFF' : '') + line + '\n'))),
+    );
     assert.match(await openFails(dir), new RegExp(`${LOG}:${at + 1}: not valid JSON`), `a BOM on line ${at + 1}`);
   }
 });

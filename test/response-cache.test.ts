@@ -22,17 +22,26 @@ http.after(async ({ hub }) => hub.close());
 http('answers a repeated read identically, and a read after a write with the write', async ({ hub }) => {
   const first = await hub.gql(READ);
   assert.equal((await hub.gql(READ)).text, first.text);
-  await hub.gql(`mutation { updateDataset(urn: "${CUSTOMERS}", input: {editableProperties: {description: "rewritten"}}) { urn } }`);
+  await hub.gql(
+    `mutation { updateDataset(urn: "${CUSTOMERS}", input: {editableProperties: {description: "rewritten"}}) { urn } }`,
+  );
   assert.is((await hub.gql(READ)).json.data.dataset.properties.description, 'rewritten');
-  await hub.gql(`mutation { updateDescription(input: {description: "column rewritten", resourceUrn: "${CUSTOMERS}", subResource: "customer_id", subResourceType: DATASET_FIELD}) }`);
-  const fields = (await hub.gql(READ)).json.data.dataset.schemaMetadata.fields as { fieldPath: string; description: string }[];
+  await hub.gql(
+    `mutation { updateDescription(input: {description: "column rewritten", resourceUrn: "${CUSTOMERS}", subResource: "customer_id", subResourceType: DATASET_FIELD}) }`,
+  );
+  const fields = (await hub.gql(READ)).json.data.dataset.schemaMetadata.fields as {
+    fieldPath: string;
+    description: string;
+  }[];
   assert.is(fields.find((field) => field.fieldPath === 'customer_id')?.description, 'column rewritten');
 });
 
 http('invalidates an answer when another entity it showed changes', async ({ hub }) => {
   const before = (await hub.gql(READ)).json.data.dataset.tags.tags[0].tag;
   assert.is(before.urn, 'urn:li:tag:pii');
-  await hub.gql('mutation { updateDescription(input: {description: "changed through the tag", resourceUrn: "urn:li:tag:pii"}) }');
+  await hub.gql(
+    'mutation { updateDescription(input: {description: "changed through the tag", resourceUrn: "urn:li:tag:pii"}) }',
+  );
   const after = (await hub.gql(READ)).json.data.dataset.tags.tags[0].tag;
   assert.is(after.properties.description, 'changed through the tag');
 });
@@ -48,10 +57,18 @@ http('invalidates an answer about an entity that did not exist once it is create
 http('keeps answers apart per user, and follows a change of role', async ({ hub }) => {
   const me = '{ me { corpUser { username } platformPrivileges { manageTags } } }';
   const bob = await hub.createToken('bob');
-  assert.equal((await hub.gql(me)).json.data.me, { corpUser: { username: 'datahub' }, platformPrivileges: { manageTags: true } });
-  assert.equal((await hub.gql(me, {}, bob)).json.data.me, { corpUser: { username: 'bob' }, platformPrivileges: { manageTags: true } });
+  assert.equal((await hub.gql(me)).json.data.me, {
+    corpUser: { username: 'datahub' },
+    platformPrivileges: { manageTags: true },
+  });
+  assert.equal((await hub.gql(me, {}, bob)).json.data.me, {
+    corpUser: { username: 'bob' },
+    platformPrivileges: { manageTags: true },
+  });
   // Demote bob (an Editor in the sample) through the store, as `minihub user role` would.
-  await hub.store.commit('setRole', 'urn:li:corpuser:datahub', () => [{ urn: 'urn:li:corpuser:bob', aspect: 'roleMembership', value: { roles: ['urn:li:dataHubRole:Reader'] } }]);
+  await hub.store.commit('setRole', 'urn:li:corpuser:datahub', () => [
+    { urn: 'urn:li:corpuser:bob', aspect: 'roleMembership', value: { roles: ['urn:li:dataHubRole:Reader'] } },
+  ]);
   assert.equal((await hub.gql(me, {}, bob)).json.data.me.platformPrivileges, { manageTags: false });
 });
 
@@ -63,7 +80,9 @@ http('never caches a listing of tokens, which scans rather than reads entities',
 });
 
 http('serves reads again after reset() to the seed', async ({ hub }) => {
-  await hub.gql(`mutation { updateDataset(urn: "${CUSTOMERS}", input: {editableProperties: {description: "before reset"}}) { urn } }`);
+  await hub.gql(
+    `mutation { updateDataset(urn: "${CUSTOMERS}", input: {editableProperties: {description: "before reset"}}) { urn } }`,
+  );
   assert.is((await hub.gql(READ)).json.data.dataset.properties.description, 'before reset');
   await hub.reset();
   assert.not.equal((await hub.gql(READ)).json.data.dataset.properties.description, 'before reset');
@@ -93,7 +112,11 @@ unit('keeps an entry read once the cache is past half full, and evicts its unrea
   assert.ok(cache.getAnswer('a', 'POST', 'body 0', catalogue) !== undefined);
   for (let i = 12; i < 30; i++) cache.set('a', 'POST', `body ${i}`, entry, snapshot([], catalogue));
   assert.ok(cache.getAnswer('a', 'POST', 'body 0', catalogue) !== undefined, 'the entry read was kept');
-  assert.is(cache.getAnswer('a', 'POST', 'body 1', catalogue), undefined, 'the one inserted after it, never read, went');
+  assert.is(
+    cache.getAnswer('a', 'POST', 'body 1', catalogue),
+    undefined,
+    'the one inserted after it, never read, went',
+  );
 });
 
 unit('drops an entry whose dependency changed since it was taken', () => {
@@ -111,7 +134,11 @@ unit('keeps a GET query string and a POST body apart, even with the same text', 
   const catalogue = new Catalogue();
   const cache = new ResponseCache(1024 * 1024);
   cache.set('a', 'GET', 'query=%7B__typename%7D', Buffer.from('from GET'), snapshot([], catalogue));
-  assert.is(cache.getAnswer('a', 'POST', 'query=%7B__typename%7D', catalogue), undefined, 'a POST whose body is that text is no hit');
+  assert.is(
+    cache.getAnswer('a', 'POST', 'query=%7B__typename%7D', catalogue),
+    undefined,
+    'a POST whose body is that text is no hit',
+  );
   assert.is(cache.getAnswer('a', 'GET', 'query=%7B__typename%7D', catalogue)?.bytes.toString(), 'from GET');
   assert.is(cache.getAnswer('b', 'GET', 'query=%7B__typename%7D', catalogue), undefined, 'nor is another user');
 });
@@ -122,7 +149,7 @@ unit('refuses an entry larger than a sixteenth of its budget', () => {
   assert.is(cache.size, 0);
 });
 
-unit('records every entity a query reads, present or not, as the answer\'s dependencies', () => {
+unit("records every entity a query reads, present or not, as the answer's dependencies", () => {
   const catalogue = new Catalogue();
   catalogue.apply([{ urn: 'urn:li:tag:a', aspect: 'tagProperties', value: { name: 'a' } }]);
   const recorder = new RecordingReader(catalogue);

@@ -105,11 +105,27 @@ library('is refused, with nothing written, when the next start has no seeds, oth
   const marker = join(dataDir, SEED_MARKER_FILE);
 
   const none = await refusedStart({ dataDir });
-  assert.match(none, new RegExp(`data directory ${dataDir} holds an unfinished seed of \\(records\\): an earlier start stopped before seeding was done, and this start was given no seed\\.`));
-  assert.ok(none.endsWith(`Start again with those seeds, unchanged and in that order, to complete it; or delete ${marker} to keep the catalogue as it is`), none);
+  assert.match(
+    none,
+    new RegExp(
+      `data directory ${dataDir} holds an unfinished seed of \\(records\\): an earlier start stopped before seeding was done, and this start was given no seed\\.`,
+    ),
+  );
+  assert.ok(
+    none.endsWith(
+      `Start again with those seeds, unchanged and in that order, to complete it; or delete ${marker} to keep the catalogue as it is`,
+    ),
+    none,
+  );
   assert.match(await refusedStart({ dataDir, seed: [SAMPLE] }), new RegExp(`this start was given ${SAMPLE}\\.`));
-  assert.match(await refusedStart({ dataDir, seed: [seed, SAMPLE] }), /this start was given \(records\), .*sample-catalogue\.json\./);
-  assert.match(await refusedStart({ dataDir, seed: [tagRecords(5000, 'edited since')] }), /\(records\): an earlier start stopped before seeding was done, and their content has changed since\./);
+  assert.match(
+    await refusedStart({ dataDir, seed: [seed, SAMPLE] }),
+    /this start was given \(records\), .*sample-catalogue\.json\./,
+  );
+  assert.match(
+    await refusedStart({ dataDir, seed: [tagRecords(5000, 'edited since')] }),
+    /\(records\): an earlier start stopped before seeding was done, and their content has changed since\./,
+  );
   assert.equal(readFileSync(join(dataDir, LOG)), logBefore, 'a refused start writes nothing');
 
   // Deleting the marker keeps the catalogue as it is: the seed is then skipped like any other.
@@ -138,7 +154,8 @@ library.run();
 const killed = suite('serve --seed killed with SIGKILL at a random moment');
 
 // `npm test` names a compiled CLI; run alone, the test spawns the sources through tsx.
-const CLI = process.env.MINIHUB_TEST_CLI === undefined ? ['--import', 'tsx', 'src/cli.ts'] : [process.env.MINIHUB_TEST_CLI];
+const CLI =
+  process.env.MINIHUB_TEST_CLI === undefined ? ['--import', 'tsx', 'src/cli.ts'] : [process.env.MINIHUB_TEST_CLI];
 const DATASETS = 6000;
 
 killed('the next start with the same seed completes it; one without it refuses in one line', async () => {
@@ -149,11 +166,15 @@ killed('the next start with the same seed completes it; one without it refuses i
   const killAtBytes = Math.floor(Math.random() * 0.6 * statSync(seed).size);
   const marker = join(dataDir, SEED_MARKER_FILE);
   const log = join(dataDir, LOG);
-  const child = spawn(process.execPath, [...CLI, 'serve', '--port', '0', '--data', dataDir, '--seed', seed, '--quiet'], { cwd: ROOT, stdio: 'ignore' });
+  const child = spawn(
+    process.execPath,
+    [...CLI, 'serve', '--port', '0', '--data', dataDir, '--seed', seed, '--quiet'],
+    { cwd: ROOT, stdio: 'ignore' },
+  );
   const exited = new Promise((resolve) => child.once('close', resolve));
   let bytesAtKill = 0;
   try {
-    for (const started = Date.now(); ; ) {
+    for (const started = Date.now(); ;) {
       bytesAtKill = existsSync(log) ? statSync(log).size : 0;
       if (existsSync(marker) && bytesAtKill >= killAtBytes) break;
       if (Date.now() - started > 20_000) throw new Error('the seed never began');
@@ -169,20 +190,34 @@ killed('the next start with the same seed completes it; one without it refuses i
 
   const refused = await serveExpectingRefusal(['--port', '0', '--data', dataDir]);
   assert.is(refused.code, 1);
-  assert.match(refused.stderr, /^minihub: data directory .* holds an unfinished seed of .*catalogue-0\.json: an earlier start stopped before seeding was done, and this start was given no seed\. Start again with those seeds/);
+  assert.match(
+    refused.stderr,
+    /^minihub: data directory .* holds an unfinished seed of .*catalogue-0\.json: an earlier start stopped before seeding was done, and this start was given no seed\. Start again with those seeds/,
+  );
   assert.is(refused.stderr.trim().split('\n').length, 1, refused.stderr);
 
   const server = await spawnServe(['--port', '0', '--data', dataDir, '--seed', seed, '--quiet']);
   try {
-    assert.match(server.banner, /^ {2}seed {4}resumed: an earlier start stopped while seeding; this one completed the seed$/m);
-    assert.match(server.banner, new RegExp(`^ {2}seeded {2}.*catalogue-0\\.json: ${DATASETS * 3} records, \\d+ aspects? written, \\d+ unchanged, 0 rejected \\(dataset ${DATASETS}\\)$`, 'm'));
+    assert.match(
+      server.banner,
+      /^ {2}seed {4}resumed: an earlier start stopped while seeding; this one completed the seed$/m,
+    );
+    assert.match(
+      server.banner,
+      new RegExp(
+        `^ {2}seeded {2}.*catalogue-0\\.json: ${DATASETS * 3} records, \\d+ aspects? written, \\d+ unchanged, 0 rejected \\(dataset ${DATASETS}\\)$`,
+        'm',
+      ),
+    );
     assert.not.match(server.banner, /seed {4}skipped/);
   } finally {
     assert.is(await server.stop(), 0);
   }
   assert.not.ok(existsSync(marker), 'the completed seed removed its marker');
   assert.is(await wholeDatasets(dataDir), DATASETS);
-  console.log(`seed kill test: killed at ${bytesAtKill} log bytes with ${before} of ${DATASETS} datasets stored; the next start completed the seed`);
+  console.log(
+    `seed kill test: killed at ${bytesAtKill} log bytes with ${before} of ${DATASETS} datasets stored; the next start completed the seed`,
+  );
 });
 
 killed.run();
@@ -205,7 +240,8 @@ async function wholeDatasets(dataDir: string): Promise<number> {
   const store = await Store.open({ dataDir });
   try {
     let whole = 0;
-    for (let index = 0; index < DATASETS; index++) if (store.catalogue.aspect(datasetUrn(index), 'ownership') !== undefined) whole++;
+    for (let index = 0; index < DATASETS; index++)
+      if (store.catalogue.aspect(datasetUrn(index), 'ownership') !== undefined) whole++;
     return whole;
   } finally {
     await store.close();

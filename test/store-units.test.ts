@@ -19,7 +19,10 @@ import { tempDataDir } from './fixtures/server.ts';
 const PATH = '/memory/catalogue.jsonl';
 const ACTOR = 'urn:li:corpuser:datahub';
 
-function line(seq: number, changes: LogRecord['changes'] = [{ urn: `urn:li:tag:t${seq}`, aspect: 'status', value: { removed: false } }]): string {
+function line(
+  seq: number,
+  changes: LogRecord['changes'] = [{ urn: `urn:li:tag:t${seq}`, aspect: 'status', value: { removed: false } }],
+): string {
   return JSON.stringify({ seq, time: 0, actor: ACTOR, op: 'test', changes });
 }
 
@@ -29,7 +32,9 @@ function memoryLog(text: string | Buffer): MemoryFileSystem {
   return fs;
 }
 
-async function readAll(fs: MemoryFileSystem): Promise<{ seqs: number[]; starts: number[]; read: Awaited<ReturnType<typeof readRecords>> }> {
+async function readAll(
+  fs: MemoryFileSystem,
+): Promise<{ seqs: number[]; starts: number[]; read: Awaited<ReturnType<typeof readRecords>> }> {
   const seqs: number[] = [];
   const starts: number[] = [];
   const read = await readRecords(fs.readChunks(PATH), (record, _text, at) => {
@@ -90,7 +95,12 @@ lines('refuses bytes that are not UTF-8', async () => {
 });
 
 lines('parseLogRecord names the part of a record that is wrong', () => {
-  assert.is(parseLogRecord('{"seq":1,"time":0,"actor":"a","op":"o","changes":[{"urn":"u","aspect":"a","value":1},{"urn":"u"}]}'), 'expected changes[1] to be {urn, aspect, value}');
+  assert.is(
+    parseLogRecord(
+      '{"seq":1,"time":0,"actor":"a","op":"o","changes":[{"urn":"u","aspect":"a","value":1},{"urn":"u"}]}',
+    ),
+    'expected changes[1] to be {urn, aspect, value}',
+  );
   assert.is(parseLogRecord('{"seq":1.5}'), 'expected "seq" to be an integer');
   assert.is(parseLogRecord('[]'), 'expected a JSON object');
 });
@@ -101,9 +111,19 @@ lines.run();
 
 const fileLog = suite('file log steps');
 
-async function opened(fs: MemoryFileSystem, warnings: string[] = []): Promise<Awaited<ReturnType<typeof openForAppend>>> {
+async function opened(
+  fs: MemoryFileSystem,
+  warnings: string[] = [],
+): Promise<Awaited<ReturnType<typeof openForAppend>>> {
   const replayed = await replayOnOneThread(PATH, fs, new Catalogue());
-  return openForAppend({ fs, dir: '/memory', path: PATH, replayed, release: () => {}, warn: (message) => warnings.push(message) });
+  return openForAppend({
+    fs,
+    dir: '/memory',
+    path: PATH,
+    replayed,
+    release: () => {},
+    warn: (message) => warnings.push(message),
+  });
 }
 
 fileLog('cuts a torn tail off, saves it aside and warns', async () => {
@@ -187,11 +207,17 @@ class CountedValue extends LazyValue {
 
 catalogue('removing an entity’s last aspect removes it, and a later change re-creates it last', () => {
   const c = new Catalogue();
-  c.apply([{ urn: 'urn:li:tag:a', aspect: 'status', value: {} }, { urn: 'urn:li:tag:b', aspect: 'status', value: {} }]);
+  c.apply([
+    { urn: 'urn:li:tag:a', aspect: 'status', value: {} },
+    { urn: 'urn:li:tag:b', aspect: 'status', value: {} },
+  ]);
   c.apply([{ urn: 'urn:li:tag:a', aspect: 'status', value: null }]);
   assert.is(c.exists('urn:li:tag:a'), false);
   c.apply([{ urn: 'urn:li:tag:a', aspect: 'status', value: { removed: false } }]);
-  assert.equal([...c.entities()].map(([urn]) => urn), ['urn:li:tag:b', 'urn:li:tag:a']);
+  assert.equal(
+    [...c.entities()].map(([urn]) => urn),
+    ['urn:li:tag:b', 'urn:li:tag:a'],
+  );
 });
 
 catalogue('apply counts an entity’s changes; restore (replay at start) does not', () => {
@@ -230,9 +256,15 @@ catalogue('estimates log bytes of a lazy value without building it', () => {
 
 catalogue('staged changes read over the catalogue: staged values, removals and existence', () => {
   const c = new Catalogue();
-  c.apply([{ urn: 'urn:li:tag:a', aspect: 'status', value: { removed: false } }, { urn: 'urn:li:tag:a', aspect: 'ownership', value: { owners: [] } }]);
+  c.apply([
+    { urn: 'urn:li:tag:a', aspect: 'status', value: { removed: false } },
+    { urn: 'urn:li:tag:a', aspect: 'ownership', value: { owners: [] } },
+  ]);
   const staged = new StagedChanges(c);
-  staged.stage([{ urn: 'urn:li:tag:a', aspect: 'status', value: null }, { urn: 'urn:li:tag:b', aspect: 'status', value: {} }]);
+  staged.stage([
+    { urn: 'urn:li:tag:a', aspect: 'status', value: null },
+    { urn: 'urn:li:tag:b', aspect: 'status', value: {} },
+  ]);
   assert.is(staged.aspect('urn:li:tag:a', 'status'), undefined);
   assert.equal(staged.aspect('urn:li:tag:a', 'ownership'), { owners: [] });
   assert.is(staged.exists('urn:li:tag:a'), true, 'another aspect is left');
@@ -248,7 +280,9 @@ catalogue.run();
 
 const queue = suite('commit queue');
 
-const tag = (id: string): LogRecord['changes'] => [{ urn: `urn:li:tag:${id}`, aspect: 'status', value: { removed: false } }];
+const tag = (id: string): LogRecord['changes'] => [
+  { urn: `urn:li:tag:${id}`, aspect: 'status', value: { removed: false } },
+];
 
 async function memoryStore(fs = new MemoryFileSystem()): Promise<{ store: Store; fs: MemoryFileSystem; path: string }> {
   const dataDir = tempDataDir();
@@ -265,7 +299,10 @@ queue('runs builds in commit order, each seeing the changes staged before it in 
   });
   await Promise.all([first, second]);
   assert.equal(seen, [true]);
-  assert.equal([...store.catalogue.entities()].map(([urn]) => urn), ['urn:li:tag:a', 'urn:li:tag:b']);
+  assert.equal(
+    [...store.catalogue.entities()].map(([urn]) => urn),
+    ['urn:li:tag:a', 'urn:li:tag:b'],
+  );
   await store.close();
 });
 
@@ -282,18 +319,38 @@ queue('a build that throws fails its own commit only', async () => {
 
 queue('writes each commit as one record, and an empty change list as none', async () => {
   const { store, fs, path } = await memoryStore();
-  await Promise.all([store.commit('one', ACTOR, () => tag('a')), store.commit('none', ACTOR, () => []), store.commit('two', ACTOR, () => tag('b'))]);
+  await Promise.all([
+    store.commit('one', ACTOR, () => tag('a')),
+    store.commit('none', ACTOR, () => []),
+    store.commit('two', ACTOR, () => tag('b')),
+  ]);
   await store.close();
-  const records = fs.text(path).trimEnd().split('\n').map((text) => JSON.parse(text) as LogRecord);
-  assert.equal(records.map(({ seq, op }) => [seq, op]), [[1, 'one'], [2, 'two']]);
+  const records = fs
+    .text(path)
+    .trimEnd()
+    .split('\n')
+    .map((text) => JSON.parse(text) as LogRecord);
+  assert.equal(
+    records.map(({ seq, op }) => [seq, op]),
+    [
+      [1, 'one'],
+      [2, 'two'],
+    ],
+  );
   assert.is(store.recordCount, 2);
 });
 
 queue('a failed write fails the whole batch, applies none of it and reuses its sequence numbers', async () => {
   const { store, fs, path } = await memoryStore();
   fs.failNext('sync');
-  const failed = await Promise.allSettled([store.commit('a', ACTOR, () => tag('a')), store.commit('b', ACTOR, () => tag('b'))]);
-  assert.equal(failed.map(({ status }) => status), ['rejected', 'rejected']);
+  const failed = await Promise.allSettled([
+    store.commit('a', ACTOR, () => tag('a')),
+    store.commit('b', ACTOR, () => tag('b')),
+  ]);
+  assert.equal(
+    failed.map(({ status }) => status),
+    ['rejected', 'rejected'],
+  );
   assert.is(store.catalogue.entityCount, 0);
   await store.commit('c', ACTOR, () => tag('c'));
   await store.close();
@@ -327,7 +384,10 @@ queue('resetTo runs after the commits queued before it, and only in memory', asy
   const before = store.commit('test', ACTOR, () => tag('old'));
   const reset = store.resetTo(tag('new'));
   await Promise.all([before, reset]);
-  assert.equal([...store.catalogue.entities()].map(([urn]) => urn), ['urn:li:tag:new']);
+  assert.equal(
+    [...store.catalogue.entities()].map(([urn]) => urn),
+    ['urn:li:tag:new'],
+  );
   await store.close();
   const { store: durable } = await memoryStore();
   assert.match((await rejection(durable.resetTo([]))).message, /refusing to reset the persistent store/);
@@ -348,27 +408,34 @@ queue('commits that arrive together leave the queue as one batch, in arrival ord
   assert.equal(batches, [['a', 'b', 'c'], ['d']]);
 });
 
-queue('a job runs after exactly the commits queued before it, and maintenance only after a batch that ran no job', async () => {
-  const order: string[] = [];
-  let due = true;
-  const commits = new CommitQueue({
-    async runBatch(batch: PendingCommit[]) {
-      for (const commit of batch) {
-        order.push(commit.op);
-        commit.resolve([]);
-      }
-    },
-    maintenanceDue: () => {
-      if (!due) return null;
-      due = false;
-      return async () => void order.push('maintenance');
-    },
-  });
-  const done = [commits.commit('first', ACTOR, () => []), commits.schedule(async () => void order.push('job')), commits.commit('second', ACTOR, () => [])];
-  await Promise.all(done);
-  await commits.close();
-  assert.equal(order, ['first', 'job', 'second', 'maintenance']);
-  assert.match((await rejection(commits.commit('late', ACTOR, () => []))).message, /shutting down/);
-});
+queue(
+  'a job runs after exactly the commits queued before it, and maintenance only after a batch that ran no job',
+  async () => {
+    const order: string[] = [];
+    let due = true;
+    const commits = new CommitQueue({
+      async runBatch(batch: PendingCommit[]) {
+        for (const commit of batch) {
+          order.push(commit.op);
+          commit.resolve([]);
+        }
+      },
+      maintenanceDue: () => {
+        if (!due) return null;
+        due = false;
+        return async () => void order.push('maintenance');
+      },
+    });
+    const done = [
+      commits.commit('first', ACTOR, () => []),
+      commits.schedule(async () => void order.push('job')),
+      commits.commit('second', ACTOR, () => []),
+    ];
+    await Promise.all(done);
+    await commits.close();
+    assert.equal(order, ['first', 'job', 'second', 'maintenance']);
+    assert.match((await rejection(commits.commit('late', ACTOR, () => []))).message, /shutting down/);
+  },
+);
 
 queue.run();

@@ -15,7 +15,9 @@ const ORDERS = 'urn:li:dataset:(urn:li:dataPlatform:postgres,shop.public.orders,
 const LOG = 'catalogue.jsonl';
 
 function logLines(dataDir: string): string[] {
-  return readFileSync(join(dataDir, LOG), 'utf8').split('\n').filter((line) => line !== '');
+  return readFileSync(join(dataDir, LOG), 'utf8')
+    .split('\n')
+    .filter((line) => line !== '');
 }
 
 const restart = suite('restart on the same data directory');
@@ -25,11 +27,23 @@ restart('keeps every acknowledged write of every mutation', async () => {
   const first = await startTestServer({ dataDir, seed: [SAMPLE] });
   const description = 'Edited before the restart.\n\n* with a list\n* and ünïcode ✓';
   const writes = await Promise.all([
-    first.gql('mutation { updateDataset(urn: "' + ORDERS + '", input: {editableProperties: {description: ' + JSON.stringify(description) + '}, institutionalMemory: {elements: [{author: "urn:li:corpuser:alice", url: "https://wiki.example/a", description: "A"}]}}) { urn } }'),
-    first.gql('mutation { updateDescription(input: {description: "col", resourceUrn: "' + ORDERS + '", subResource: "order_id", subResourceType: DATASET_FIELD}) }'),
+    first.gql(
+      'mutation { updateDataset(urn: "' +
+        ORDERS +
+        '", input: {editableProperties: {description: ' +
+        JSON.stringify(description) +
+        '}, institutionalMemory: {elements: [{author: "urn:li:corpuser:alice", url: "https://wiki.example/a", description: "A"}]}}) { urn } }',
+    ),
+    first.gql(
+      'mutation { updateDescription(input: {description: "col", resourceUrn: "' +
+        ORDERS +
+        '", subResource: "order_id", subResourceType: DATASET_FIELD}) }',
+    ),
     first.gql('mutation { updateDescription(input: {description: "db", resourceUrn: "urn:li:container:shop_db"}) }'),
     first.gql('mutation { createTag(input: {id: "survivor", name: "Survivor", description: "made before"}) }'),
-    first.gql('mutation { addLink(input: {linkUrl: "https://wiki.example/b", label: "B", resourceUrn: "' + ORDERS + '"}) }'),
+    first.gql(
+      'mutation { addLink(input: {linkUrl: "https://wiki.example/b", label: "B", resourceUrn: "' + ORDERS + '"}) }',
+    ),
   ]);
   for (const write of writes) assert.is(write.json.errors, undefined, JSON.stringify(write.json));
   await first.gql('mutation { removeLink(input: {linkUrl: "https://wiki.example/b", resourceUrn: "' + ORDERS + '"}) }');
@@ -43,9 +57,17 @@ restart('keeps every acknowledged write of every mutation', async () => {
     assert.equal(after, before);
     assert.is(after.dataset.properties.description, description);
     assert.is(after.dataset.schemaMetadata.fields[0].description, 'col');
-    assert.equal(after.dataset.institutionalMemory.elements.map((e: { url: string }) => e.url), ['https://wiki.example/a']);
-    const others = await second.gql('{ tag(urn: "urn:li:tag:survivor") { properties { name description } } container(urn: "urn:li:container:shop_db") { properties { description } } }');
-    assert.equal(others.json.data, { tag: { properties: { name: 'Survivor', description: 'made before' } }, container: { properties: { description: 'db' } } });
+    assert.equal(
+      after.dataset.institutionalMemory.elements.map((e: { url: string }) => e.url),
+      ['https://wiki.example/a'],
+    );
+    const others = await second.gql(
+      '{ tag(urn: "urn:li:tag:survivor") { properties { name description } } container(urn: "urn:li:container:shop_db") { properties { description } } }',
+    );
+    assert.equal(others.json.data, {
+      tag: { properties: { name: 'Survivor', description: 'made before' } },
+      container: { properties: { description: 'db' } },
+    });
   } finally {
     await second.close();
   }
@@ -54,14 +76,27 @@ restart('keeps every acknowledged write of every mutation', async () => {
 restart('writes one log line per mutation and one per ingest batch', async () => {
   const dataDir = tempDataDir();
   const hub = await startTestServer({ dataDir, seed: [SAMPLE] });
-  await hub.gql('mutation { updateDataset(urn: "' + ORDERS + '", input: {editableProperties: {description: "x"}, institutionalMemory: {elements: [{author: "urn:li:corpuser:bob", url: "https://a.example", description: "a"}]}}) { urn } }');
+  await hub.gql(
+    'mutation { updateDataset(urn: "' +
+      ORDERS +
+      '", input: {editableProperties: {description: "x"}, institutionalMemory: {elements: [{author: "urn:li:corpuser:bob", url: "https://a.example", description: "a"}]}}) { urn } }',
+  );
   await hub.gql('mutation { createTag(input: {id: "one", name: "one"}) }');
   await hub.gql('mutation { createTag(input: {id: "one", name: "again"}) }');
   await hub.close();
   const records = logLines(dataDir).map((line) => JSON.parse(line));
-  assert.equal(records.map((record) => record.op), ['ingest', 'updateDataset', 'createTag']);
-  assert.equal(records.map((record) => record.seq), [1, 2, 3]);
-  assert.equal(records[1].changes.map((change: { aspect: string }) => change.aspect), ['editableDatasetProperties', 'institutionalMemory']);
+  assert.equal(
+    records.map((record) => record.op),
+    ['ingest', 'updateDataset', 'createTag'],
+  );
+  assert.equal(
+    records.map((record) => record.seq),
+    [1, 2, 3],
+  );
+  assert.equal(
+    records[1].changes.map((change: { aspect: string }) => change.aspect),
+    ['editableDatasetProperties', 'institutionalMemory'],
+  );
   assert.is(records[1].actor, 'urn:li:corpuser:datahub');
 });
 
@@ -73,7 +108,10 @@ restart('keeps the signing key readable by its owner only, and no token in the c
   await hub.close();
   assert.is(statSync(join(dataDir, 'signing.key')).mode & 0o777, 0o600);
   for (const file of readdirSync(dataDir)) {
-    assert.not.ok(readFileSync(join(dataDir, file), 'utf8').includes(token.split('.')[2] as string), `${file} holds the token`);
+    assert.not.ok(
+      readFileSync(join(dataDir, file), 'utf8').includes(token.split('.')[2] as string),
+      `${file} holds the token`,
+    );
   }
 });
 
@@ -82,8 +120,14 @@ restart('writes nothing to disk in memory mode', async () => {
   const hub = await startTestServer({ seed: [SAMPLE] });
   await hub.gql('mutation { createTag(input: {id: "mem", name: "mem"}) }');
   await hub.reset();
-  const reply = await hub.gql('{ tag(urn: "urn:li:tag:mem") { properties { name } } tag2: tag(urn: "urn:li:tag:pii") { properties { name } } }');
-  assert.equal(reply.json.data, { tag: { properties: null }, tag2: { properties: { name: 'pii' } } }, 'reset() goes back to the seed');
+  const reply = await hub.gql(
+    '{ tag(urn: "urn:li:tag:mem") { properties { name } } tag2: tag(urn: "urn:li:tag:pii") { properties { name } } }',
+  );
+  assert.equal(
+    reply.json.data,
+    { tag: { properties: null }, tag2: { properties: { name: 'pii' } } },
+    'reset() goes back to the seed',
+  );
   await hub.close();
   assert.equal(readdirSync('.'), cwdBefore);
 });
@@ -99,7 +143,8 @@ recovery('cuts a torn last line with a warning, saves it aside and keeps every w
   const first = await startTestServer({ dataDir, seed: [SAMPLE] });
   await first.gql('mutation { createTag(input: {id: "kept", name: "kept"}) }');
   await first.close();
-  const torn = '{"seq":3,"time":1,"actor":"urn:li:corpuser:datahub","op":"createTag","changes":[{"urn":"urn:li:tag:lost"';
+  const torn =
+    '{"seq":3,"time":1,"actor":"urn:li:corpuser:datahub","op":"createTag","changes":[{"urn":"urn:li:tag:lost"';
   appendFileSync(join(dataDir, LOG), torn);
 
   const warnings: string[] = [];
@@ -111,7 +156,9 @@ recovery('cuts a torn last line with a warning, saves it aside and keeps every w
     assert.ok(aside !== undefined);
     assert.is(readFileSync(join(dataDir, aside), 'utf8'), torn);
     assert.is(logLines(dataDir).length, 2);
-    const reply = await second.gql('{ a: tag(urn: "urn:li:tag:kept") { properties { name } } b: tag(urn: "urn:li:tag:lost") { properties { name } } }');
+    const reply = await second.gql(
+      '{ a: tag(urn: "urn:li:tag:kept") { properties { name } } b: tag(urn: "urn:li:tag:lost") { properties { name } } }',
+    );
     assert.equal(reply.json.data, { a: { properties: { name: 'kept' } }, b: { properties: null } });
     // New writes continue the log on a whole line.
     await second.gql('mutation { createTag(input: {id: "after", name: "after"}) }');
@@ -121,24 +168,27 @@ recovery('cuts a torn last line with a warning, saves it aside and keeps every w
   }
 });
 
-recovery('refuses to start on a corrupt line that is not the last, naming file:line, and rewrites nothing', async () => {
-  const dataDir = tempDataDir();
-  const first = await startTestServer({ dataDir, seed: [SAMPLE] });
-  await first.gql('mutation { createTag(input: {id: "a", name: "a"}) }');
-  await first.close();
-  const lines = logLines(dataDir);
-  const corrupt = [lines[0], '{"seq": 2, oops', ...lines.slice(1)].join('\n') + '\n';
-  writeFileSync(join(dataDir, LOG), corrupt);
-  try {
-    await startServer({ dataDir });
-    assert.unreachable('the start must fail');
-  } catch (error) {
-    assert.instance(error, Error);
-    assert.match((error as Error).message, new RegExp(`${LOG}:2: not valid JSON`));
-  }
-  assert.is(readFileSync(join(dataDir, LOG), 'utf8'), corrupt);
-  assert.not.ok(existsSync(join(dataDir, 'minihub.lock')), 'a failed start releases the lock');
-});
+recovery(
+  'refuses to start on a corrupt line that is not the last, naming file:line, and rewrites nothing',
+  async () => {
+    const dataDir = tempDataDir();
+    const first = await startTestServer({ dataDir, seed: [SAMPLE] });
+    await first.gql('mutation { createTag(input: {id: "a", name: "a"}) }');
+    await first.close();
+    const lines = logLines(dataDir);
+    const corrupt = [lines[0], '{"seq": 2, oops', ...lines.slice(1)].join('\n') + '\n';
+    writeFileSync(join(dataDir, LOG), corrupt);
+    try {
+      await startServer({ dataDir });
+      assert.unreachable('the start must fail');
+    } catch (error) {
+      assert.instance(error, Error);
+      assert.match((error as Error).message, new RegExp(`${LOG}:2: not valid JSON`));
+    }
+    assert.is(readFileSync(join(dataDir, LOG), 'utf8'), corrupt);
+    assert.not.ok(existsSync(join(dataDir, 'minihub.lock')), 'a failed start releases the lock');
+  },
+);
 
 recovery('rewrites nothing, not even a torn tail, when a whole line is corrupt', async () => {
   const dataDir = tempDataDir();
@@ -155,13 +205,23 @@ recovery('rewrites nothing, not even a torn tail, when a whole line is corrupt',
     assert.match((error as Error).message, /catalogue\.jsonl:2: not valid JSON.*The log was not changed/);
   }
   assert.is(readFileSync(join(dataDir, LOG), 'utf8'), broken);
-  assert.not.ok(readdirSync(dataDir).some((file) => file.includes('.torn-')), 'nothing was saved aside either');
+  assert.not.ok(
+    readdirSync(dataDir).some((file) => file.includes('.torn-')),
+    'nothing was saved aside either',
+  );
 });
 
 recovery('refuses a line that is not valid UTF-8 rather than replay replacement characters', async () => {
   const dataDir = tempDataDir();
-  const good = '{"seq":1,"time":1,"actor":"a","op":"x","changes":[{"urn":"urn:li:tag:a","aspect":"tagProperties","value":{"name":"a"}}]}\n';
-  const bad = Buffer.concat([Buffer.from('{"seq":2,"time":1,"actor":"a","op":"x","changes":[{"urn":"urn:li:tag:b","aspect":"tagProperties","value":{"name":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}}]}\n')]);
+  const good =
+    '{"seq":1,"time":1,"actor":"a","op":"x","changes":[{"urn":"urn:li:tag:a","aspect":"tagProperties","value":{"name":"a"}}]}\n';
+  const bad = Buffer.concat([
+    Buffer.from(
+      '{"seq":2,"time":1,"actor":"a","op":"x","changes":[{"urn":"urn:li:tag:b","aspect":"tagProperties","value":{"name":"',
+    ),
+    Buffer.from([0xff, 0xfe]),
+    Buffer.from('"}}]}\n'),
+  ]);
   writeFileSync(join(dataDir, LOG), Buffer.concat([Buffer.from(good), bad]));
   try {
     await startServer({ dataDir });
@@ -213,20 +273,23 @@ lock('takes over a lock left by a process that no longer runs', async () => {
   await hub.close();
 });
 
-lock('takes over a lock holding its own pid that it does not hold: left by an earlier process with that pid', async () => {
-  const dataDir = tempDataDir();
-  writeFileSync(join(dataDir, 'minihub.lock'), `${process.pid}\n`);
-  const hub = await startTestServer({ dataDir });
-  // While held, the same process is refused like anyone else.
-  try {
-    await startServer({ dataDir });
-    assert.unreachable('a second start in the same process must fail');
-  } catch (error) {
-    assert.match((error as Error).message, /in use by minihub process/);
-  } finally {
-    await hub.close();
-  }
-});
+lock(
+  'takes over a lock holding its own pid that it does not hold: left by an earlier process with that pid',
+  async () => {
+    const dataDir = tempDataDir();
+    writeFileSync(join(dataDir, 'minihub.lock'), `${process.pid}\n`);
+    const hub = await startTestServer({ dataDir });
+    // While held, the same process is refused like anyone else.
+    try {
+      await startServer({ dataDir });
+      assert.unreachable('a second start in the same process must fail');
+    } catch (error) {
+      assert.match((error as Error).message, /in use by minihub process/);
+    } finally {
+      await hub.close();
+    }
+  },
+);
 
 lock('refuses a lock file without a pid rather than guess that it is stale', async () => {
   const dataDir = tempDataDir();
@@ -235,7 +298,10 @@ lock('refuses a lock file without a pid rather than guess that it is stale', asy
     await startServer({ dataDir });
     assert.unreachable('the start must fail');
   } catch (error) {
-    assert.match((error as Error).message, /lock file .*minihub\.lock without a pid in it; if no minihub uses .*, delete that file/);
+    assert.match(
+      (error as Error).message,
+      /lock file .*minihub\.lock without a pid in it; if no minihub uses .*, delete that file/,
+    );
   }
 });
 
@@ -270,7 +336,10 @@ idempotent('writes nothing when the same file is ingested again', async () => {
 idempotent('keeps aspects minihub does not interpret, in the log and after a restart', async () => {
   const dataDir = tempDataDir();
   const record = {
-    entityType: 'dataset', entityUrn: ORDERS, changeType: 'UPSERT', aspectName: 'datasetProfile',
+    entityType: 'dataset',
+    entityUrn: ORDERS,
+    changeType: 'UPSERT',
+    aspectName: 'datasetProfile',
     aspect: { json: { timestampMillis: 1, rowCount: 42 } },
   };
   const first = await startTestServer({ dataDir, seed: [[record]] });
@@ -286,12 +355,18 @@ idempotent.run();
 
 const replay = suite('Catalogue replay of a long log line');
 
-function longLine(): { line: string; changes: { urn: string; aspect: string; value: { name: string; description: string } | null }[] } {
-  const changes: { urn: string; aspect: string; value: { name: string; description: string } | null }[] = Array.from({ length: 40 }, (_, i) => ({
-    urn: `urn:li:tag:t${i}`,
-    aspect: 'tagProperties',
-    value: { name: `t${i}`, description: `tag ${i} ✓ `.repeat(20) },
-  }));
+function longLine(): {
+  line: string;
+  changes: { urn: string; aspect: string; value: { name: string; description: string } | null }[];
+} {
+  const changes: { urn: string; aspect: string; value: { name: string; description: string } | null }[] = Array.from(
+    { length: 40 },
+    (_, i) => ({
+      urn: `urn:li:tag:t${i}`,
+      aspect: 'tagProperties',
+      value: { name: `t${i}`, description: `tag ${i} ✓ `.repeat(20) },
+    }),
+  );
   changes.push({ urn: 'urn:li:tag:t5', aspect: 'tagProperties', value: null });
   const line = JSON.stringify({ seq: 1, time: 0, actor: 'urn:li:corpuser:datahub', op: 'ingest', changes });
   assert.ok(line.length >= DEFERRED_LINE_CHARS, `the line is long enough to be kept as text (${line.length})`);
@@ -307,8 +382,17 @@ replay('answers every value of the line as written, removals included, in the or
   assert.is(catalogue.aspect('urn:li:tag:t5', 'tagProperties'), undefined, 'the removal later in the line wins');
   assert.is(catalogue.exists('urn:li:tag:t5'), false);
   const urns = [...catalogue.entities()].map(([urn]) => urn);
-  assert.equal(urns, changes.slice(0, 40).map(({ urn }) => urn).filter((urn) => urn !== 'urn:li:tag:t5'));
-  assert.equal([...catalogue.entities()].find(([urn]) => urn === 'urn:li:tag:t39')?.[1].get('tagProperties'), changes[39]?.value);
+  assert.equal(
+    urns,
+    changes
+      .slice(0, 40)
+      .map(({ urn }) => urn)
+      .filter((urn) => urn !== 'urn:li:tag:t5'),
+  );
+  assert.equal(
+    [...catalogue.entities()].find(([urn]) => urn === 'urn:li:tag:t39')?.[1].get('tagProperties'),
+    changes[39]?.value,
+  );
 });
 
 replay('keeps a value written after the replay when the rest of its line is first read', () => {
@@ -316,7 +400,9 @@ replay('keeps a value written after the replay when the rest of its line is firs
   const catalogue = new Catalogue();
   deferLongLines(catalogue)(JSON.parse(line), line);
   // A write that does not read first (the line is still text), then a read elsewhere in the same line.
-  catalogue.apply([{ urn: 'urn:li:tag:t3', aspect: 'tagProperties', value: { name: 'new', description: 'written after' } }]);
+  catalogue.apply([
+    { urn: 'urn:li:tag:t3', aspect: 'tagProperties', value: { name: 'new', description: 'written after' } },
+  ]);
   assert.is((catalogue.aspect('urn:li:tag:t8', 'tagProperties') as { name: string }).name, 't8');
   assert.equal(catalogue.aspect('urn:li:tag:t3', 'tagProperties'), { name: 'new', description: 'written after' });
 });

@@ -57,7 +57,9 @@ async function filledStore(dataDir: string, fs: LogFileSystem, entities: number,
     );
   }
   if (bigBytes > 0) {
-    await store.commit('test', ACTOR, () => [{ urn: 'urn:li:tag:big', aspect: 'tagProperties', value: { name: 'big', description: 'x'.repeat(bigBytes) } }]);
+    await store.commit('test', ACTOR, () => [
+      { urn: 'urn:li:tag:big', aspect: 'tagProperties', value: { name: 'big', description: 'x'.repeat(bigBytes) } },
+    ]);
   }
   return store;
 }
@@ -66,39 +68,57 @@ async function filledStore(dataDir: string, fs: LogFileSystem, entities: number,
 
 const compaction = suite('compaction in bounded chunks');
 
-compaction('writes the new log in writes of at most the cap, byte for byte what one whole encoding gives, and replays it the same', async () => {
-  const dataDir = tempDataDir();
-  const { fs, writes } = recordingFileSystem();
-  const store = await filledStore(dataDir, fs, 100);
-  const log = join(dataDir, 'catalogue.jsonl');
-  let state: unknown;
-  try {
-    const report = await store.compact();
-    assert.is(report.records, 100);
-    // What the compaction used to build as one Buffer: every entity as one line.
-    const lines = readFileSync(log, 'utf8');
-    const { time } = JSON.parse(lines.slice(0, lines.indexOf('\n'))) as LogRecord;
-    let seq = 0;
-    const whole = [...store.catalogue.entities()]
-      .map(([urn, aspects]) => JSON.stringify({ seq: ++seq, time, actor: ACTOR, op: 'compact', changes: [...aspects].map(([aspect, value]) => ({ urn, aspect, value })) }) + '\n')
-      .join('');
-    assert.is(lines, whole);
-    assert.is(report.bytesAfter, Buffer.byteLength(whole));
-    const sizes = writes.get(`${log}.compact`) ?? [];
-    assert.ok(Buffer.byteLength(whole) > 20 * CAP, `the catalogue (${Buffer.byteLength(whole)} bytes) is many times the cap`);
-    assert.ok(sizes.length >= Buffer.byteLength(whole) / CAP, `${sizes.length} writes`);
-    assert.ok(Math.max(...sizes) <= CAP, `largest write ${Math.max(...sizes)} bytes`);
-    state = [...store.catalogue.entities()].map(([urn, aspects]) => [urn, [...aspects]]);
-  } finally {
-    await store.close();
-  }
-  const reopened = await Store.open({ dataDir });
-  try {
-    assert.equal([...reopened.catalogue.entities()].map(([urn, aspects]) => [urn, [...aspects]]), state);
-  } finally {
-    await reopened.close();
-  }
-});
+compaction(
+  'writes the new log in writes of at most the cap, byte for byte what one whole encoding gives, and replays it the same',
+  async () => {
+    const dataDir = tempDataDir();
+    const { fs, writes } = recordingFileSystem();
+    const store = await filledStore(dataDir, fs, 100);
+    const log = join(dataDir, 'catalogue.jsonl');
+    let state: unknown;
+    try {
+      const report = await store.compact();
+      assert.is(report.records, 100);
+      // What the compaction used to build as one Buffer: every entity as one line.
+      const lines = readFileSync(log, 'utf8');
+      const { time } = JSON.parse(lines.slice(0, lines.indexOf('\n'))) as LogRecord;
+      let seq = 0;
+      const whole = [...store.catalogue.entities()]
+        .map(
+          ([urn, aspects]) =>
+            JSON.stringify({
+              seq: ++seq,
+              time,
+              actor: ACTOR,
+              op: 'compact',
+              changes: [...aspects].map(([aspect, value]) => ({ urn, aspect, value })),
+            }) + '\n',
+        )
+        .join('');
+      assert.is(lines, whole);
+      assert.is(report.bytesAfter, Buffer.byteLength(whole));
+      const sizes = writes.get(`${log}.compact`) ?? [];
+      assert.ok(
+        Buffer.byteLength(whole) > 20 * CAP,
+        `the catalogue (${Buffer.byteLength(whole)} bytes) is many times the cap`,
+      );
+      assert.ok(sizes.length >= Buffer.byteLength(whole) / CAP, `${sizes.length} writes`);
+      assert.ok(Math.max(...sizes) <= CAP, `largest write ${Math.max(...sizes)} bytes`);
+      state = [...store.catalogue.entities()].map(([urn, aspects]) => [urn, [...aspects]]);
+    } finally {
+      await store.close();
+    }
+    const reopened = await Store.open({ dataDir });
+    try {
+      assert.equal(
+        [...reopened.catalogue.entities()].map(([urn, aspects]) => [urn, [...aspects]]),
+        state,
+      );
+    } finally {
+      await reopened.close();
+    }
+  },
+);
 
 compaction('writes a record larger than the cap alone, in one write of its own size', async () => {
   const dataDir = tempDataDir();
@@ -109,7 +129,10 @@ compaction('writes a record larger than the cap alone, in one write of its own s
     const sizes = writes.get(join(dataDir, 'catalogue.jsonl.compact')) ?? [];
     const big = sizes.filter((size) => size > CAP);
     assert.is(big.length, 1);
-    const bigLine = readFileSync(join(dataDir, 'catalogue.jsonl'), 'utf8').split('\n').find((line) => line.includes('urn:li:tag:big')) ?? '';
+    const bigLine =
+      readFileSync(join(dataDir, 'catalogue.jsonl'), 'utf8')
+        .split('\n')
+        .find((line) => line.includes('urn:li:tag:big')) ?? '';
     assert.is(big[0], Buffer.byteLength(bigLine) + 1);
   } finally {
     await store.close();
@@ -183,34 +206,59 @@ reading('parses any cut of the text into pieces as it parses the whole text', ()
   for (const text of TRICKY) {
     const whole = parseDataHubFile(text, 'f.json');
     for (const size of [1, 2, 3, 5, 8, 13]) {
-      const pieces = () => Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size));
-      assert.equal(parseDataHubPieces(pieces, 'f.json'), whole, `${JSON.stringify(text).slice(0, 40)} in pieces of ${size}`);
+      const pieces = () =>
+        Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size));
+      assert.equal(
+        parseDataHubPieces(pieces, 'f.json'),
+        whole,
+        `${JSON.stringify(text).slice(0, 40)} in pieces of ${size}`,
+      );
     }
   }
   // Broken files are refused as before, whatever the cut.
   for (const broken of ['[\n  {"a": 1},\n  {"b": \n]', '[{"a": 1},]', '{"a": 1}{"b": 2}', '[1] x']) {
-    assert.throws(() => parseDataHubPieces(() => [...broken], 'broken.json'), /Cannot read broken\.json: it is not valid JSON \(.+\) nor JSON lines/);
+    assert.throws(
+      () => parseDataHubPieces(() => [...broken], 'broken.json'),
+      /Cannot read broken\.json: it is not valid JSON \(.+\) nor JSON lines/,
+    );
   }
 });
 
-reading('reads a file in pieces of at most the cap, keeping characters cut between pieces, and hands on one record at a time', () => {
-  const dir = tempDataDir();
-  const path = join(dir, 'catalogue.json');
-  const sample = readFileSync(SAMPLE, 'utf8');
-  // A byte order mark, and multi-byte characters that the cap cuts in the middle somewhere.
-  writeFileSync(path, `\uFEFF${sample.replace(/"description": "/g, '"description": "ü✓😀 ')}`);
-  const pieces = [...fileText(path, CAP)];
-  assert.ok(pieces.length > 2 && pieces.every((piece) => Buffer.byteLength(piece) <= CAP + 3), `${pieces.length} pieces`);
-  assert.is(pieces.join(''), readFileSync(path, 'utf8').slice(1), 'the text as readFileSync decodes it, without the mark');
-  assert.equal(parseDataHubPieces(() => fileText(path, CAP), path), parseDataHubFile(readFileSync(path, 'utf8'), path));
+reading(
+  'reads a file in pieces of at most the cap, keeping characters cut between pieces, and hands on one record at a time',
+  () => {
+    const dir = tempDataDir();
+    const path = join(dir, 'catalogue.json');
+    const sample = readFileSync(SAMPLE, 'utf8');
+    // A byte order mark, and multi-byte characters that the cap cuts in the middle somewhere.
+    writeFileSync(path, `\uFEFF${sample.replace(/"description": "/g, '"description": "ü✓😀 ')}`);
+    const pieces = [...fileText(path, CAP)];
+    assert.ok(
+      pieces.length > 2 && pieces.every((piece) => Buffer.byteLength(piece) <= CAP + 3),
+      `${pieces.length} pieces`,
+    );
+    assert.is(
+      pieces.join(''),
+      readFileSync(path, 'utf8').slice(1),
+      'the text as readFileSync decodes it, without the mark',
+    );
+    assert.equal(
+      parseDataHubPieces(() => fileText(path, CAP), path),
+      parseDataHubFile(readFileSync(path, 'utf8'), path),
+    );
 
-  const texts: string[] = [];
-  const splitter = new JsonSplitter('array');
-  for (const piece of fileText(path, CAP)) splitter.push(piece, (text) => texts.push(text));
-  splitter.end();
-  const records = JSON.parse(pieces.join('')) as unknown[];
-  assert.equal(texts.map((text) => JSON.parse(text)), records, 'each text handed on is one record');
-});
+    const texts: string[] = [];
+    const splitter = new JsonSplitter('array');
+    for (const piece of fileText(path, CAP)) splitter.push(piece, (text) => texts.push(text));
+    splitter.end();
+    const records = JSON.parse(pieces.join('')) as unknown[];
+    assert.equal(
+      texts.map((text) => JSON.parse(text)),
+      records,
+      'each text handed on is one record',
+    );
+  },
+);
 
 reading('ingests a file read in pieces idempotently, with the counts of the whole-text parse', async () => {
   const store = await Store.open({ dataDir: tempDataDir() });

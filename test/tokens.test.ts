@@ -28,65 +28,119 @@ lifecycle.before(async (context) => {
 });
 lifecycle.after(async ({ hub }) => hub.close());
 
-lifecycle('creates a token for yourself with DataHub\'s input and metadata; the token works', async ({ hub, carol }) => {
+lifecycle("creates a token for yourself with DataHub's input and metadata; the token works", async ({ hub, carol }) => {
   const before = Date.now();
-  const reply = await hub.gql(CREATE, { input: { type: 'PERSONAL', actorUrn: 'urn:li:corpuser:carol', duration: 'ONE_HOUR', name: 'laptop', description: 'for curl' } }, carol);
+  const reply = await hub.gql(
+    CREATE,
+    {
+      input: {
+        type: 'PERSONAL',
+        actorUrn: 'urn:li:corpuser:carol',
+        duration: 'ONE_HOUR',
+        name: 'laptop',
+        description: 'for curl',
+      },
+    },
+    carol,
+  );
   assert.is(reply.json.errors, undefined, JSON.stringify(reply.json.errors));
   const { accessToken, metadata } = reply.json.data.createAccessToken;
   assert.match(accessToken, /^eyJ[\w-]+\.[\w-]+\.[\w-]+$/);
-  assert.equal({ ...metadata, createdAt: 0, expiresAt: 0 }, {
-    urn: `urn:li:dataHubAccessToken:${metadata.id}`, type: 'ACCESS_TOKEN', id: metadata.id, name: 'laptop', description: 'for curl',
-    actorUrn: 'urn:li:corpuser:carol', ownerUrn: 'urn:li:corpuser:carol', createdAt: 0, expiresAt: 0,
-  });
+  assert.equal(
+    { ...metadata, createdAt: 0, expiresAt: 0 },
+    {
+      urn: `urn:li:dataHubAccessToken:${metadata.id}`,
+      type: 'ACCESS_TOKEN',
+      id: metadata.id,
+      name: 'laptop',
+      description: 'for curl',
+      actorUrn: 'urn:li:corpuser:carol',
+      ownerUrn: 'urn:li:corpuser:carol',
+      createdAt: 0,
+      expiresAt: 0,
+    },
+  );
   assert.ok(metadata.createdAt >= before);
   assert.ok(Math.abs(metadata.expiresAt - metadata.createdAt - 3_600_000) < 1000);
   assert.is((await hub.gql(ME, {}, accessToken)).json.data.me.corpUser.username, 'carol');
 });
 
-lifecycle('refuses a token for another user without MANAGE_ACCESS_TOKENS, and allows it to an admin', async ({ hub, carol }) => {
-  const input = { type: 'PERSONAL', actorUrn: 'urn:li:corpuser:bob', duration: 'NO_EXPIRY', name: 'for bob' };
-  const denied = await hub.gql(CREATE, { input }, carol);
-  assert.equal(denied.json.errors[0].extensions, FORBIDDEN);
-  assert.equal(denied.json.data, { createAccessToken: null });
-  const allowed = await hub.gql(CREATE, { input });
-  const { accessToken, metadata } = allowed.json.data.createAccessToken;
-  assert.is(metadata.actorUrn, 'urn:li:corpuser:bob');
-  assert.is(metadata.ownerUrn, 'urn:li:corpuser:datahub');
-  assert.is(metadata.expiresAt, null);
-  assert.is((await hub.gql(ME, {}, accessToken)).json.data.me.corpUser.username, 'bob');
-});
+lifecycle(
+  'refuses a token for another user without MANAGE_ACCESS_TOKENS, and allows it to an admin',
+  async ({ hub, carol }) => {
+    const input = { type: 'PERSONAL', actorUrn: 'urn:li:corpuser:bob', duration: 'NO_EXPIRY', name: 'for bob' };
+    const denied = await hub.gql(CREATE, { input }, carol);
+    assert.equal(denied.json.errors[0].extensions, FORBIDDEN);
+    assert.equal(denied.json.data, { createAccessToken: null });
+    const allowed = await hub.gql(CREATE, { input });
+    const { accessToken, metadata } = allowed.json.data.createAccessToken;
+    assert.is(metadata.actorUrn, 'urn:li:corpuser:bob');
+    assert.is(metadata.ownerUrn, 'urn:li:corpuser:datahub');
+    assert.is(metadata.expiresAt, null);
+    assert.is((await hub.gql(ME, {}, accessToken)).json.data.me.corpUser.username, 'bob');
+  },
+);
 
 lifecycle('refuses a token for a user that does not exist', async ({ hub }) => {
-  const reply = await hub.gql(CREATE, { input: { type: 'PERSONAL', actorUrn: 'urn:li:corpuser:ghost', duration: 'ONE_DAY', name: 'x' } });
+  const reply = await hub.gql(CREATE, {
+    input: { type: 'PERSONAL', actorUrn: 'urn:li:corpuser:ghost', duration: 'ONE_DAY', name: 'x' },
+  });
   assert.is(reply.json.errors[0].extensions.code, 400);
   assert.match(reply.json.errors[0].message, /no user "ghost"/);
 });
 
-lifecycle('lists your own tokens through a filter on yourself, and all of them only for a token manager', async ({ hub, carol }) => {
-  const own = await hub.gql(LIST, { input: { filters: [{ field: 'actorUrn', values: ['urn:li:corpuser:carol'] }] } }, carol);
-  assert.is(own.json.errors, undefined, JSON.stringify(own.json.errors));
-  assert.ok(own.json.data.listAccessTokens.tokens.length >= 2);
-  assert.ok(own.json.data.listAccessTokens.tokens.every((token: { actorUrn: string }) => token.actorUrn === 'urn:li:corpuser:carol'));
-  const everything = await hub.gql(LIST, { input: {} }, carol);
-  assert.equal(everything.json.errors[0].extensions, FORBIDDEN);
-  const admin = await hub.gql(LIST, { input: { start: 0, count: 100 } });
-  assert.ok(admin.json.data.listAccessTokens.total > own.json.data.listAccessTokens.total);
-  assert.not.ok(JSON.stringify(admin.json).includes(carol), 'a listing never contains a token');
-});
+lifecycle(
+  'lists your own tokens through a filter on yourself, and all of them only for a token manager',
+  async ({ hub, carol }) => {
+    const own = await hub.gql(
+      LIST,
+      { input: { filters: [{ field: 'actorUrn', values: ['urn:li:corpuser:carol'] }] } },
+      carol,
+    );
+    assert.is(own.json.errors, undefined, JSON.stringify(own.json.errors));
+    assert.ok(own.json.data.listAccessTokens.tokens.length >= 2);
+    assert.ok(
+      own.json.data.listAccessTokens.tokens.every(
+        (token: { actorUrn: string }) => token.actorUrn === 'urn:li:corpuser:carol',
+      ),
+    );
+    const everything = await hub.gql(LIST, { input: {} }, carol);
+    assert.equal(everything.json.errors[0].extensions, FORBIDDEN);
+    const admin = await hub.gql(LIST, { input: { start: 0, count: 100 } });
+    assert.ok(admin.json.data.listAccessTokens.total > own.json.data.listAccessTokens.total);
+    assert.not.ok(JSON.stringify(admin.json).includes(carol), 'a listing never contains a token');
+  },
+);
 
 lifecycle('revokes your own token: it answers 401 revoked from then on', async ({ hub, carol }) => {
-  const made = (await hub.gql(CREATE, { input: { type: 'PERSONAL', actorUrn: 'urn:li:corpuser:carol', duration: 'ONE_DAY', name: 'short-lived' } }, carol)).json.data.createAccessToken;
+  const made = (
+    await hub.gql(
+      CREATE,
+      { input: { type: 'PERSONAL', actorUrn: 'urn:li:corpuser:carol', duration: 'ONE_DAY', name: 'short-lived' } },
+      carol,
+    )
+  ).json.data.createAccessToken;
   assert.is((await hub.gql(ME, {}, made.accessToken)).status, 200);
   assert.equal((await hub.gql(REVOKE, { id: made.metadata.id }, carol)).json.data, { revokeAccessToken: true });
   const after = await hub.gql(ME, {}, made.accessToken);
   assert.is(after.status, 401);
   assert.is(after.json.errors[0].extensions.reason, 'revoked');
-  const listed = await hub.gql(LIST, { input: { filters: [{ field: 'actorUrn', values: ['urn:li:corpuser:carol'] }] } }, carol);
-  assert.not.ok(listed.json.data.listAccessTokens.tokens.some((token: { id: string }) => token.id === made.metadata.id));
+  const listed = await hub.gql(
+    LIST,
+    { input: { filters: [{ field: 'actorUrn', values: ['urn:li:corpuser:carol'] }] } },
+    carol,
+  );
+  assert.not.ok(
+    listed.json.data.listAccessTokens.tokens.some((token: { id: string }) => token.id === made.metadata.id),
+  );
 });
 
-lifecycle('refuses to revoke another user\'s token without MANAGE_ACCESS_TOKENS', async ({ hub, carol }) => {
-  const bobs = (await hub.gql(CREATE, { input: { type: 'PERSONAL', actorUrn: 'urn:li:corpuser:bob', duration: 'ONE_DAY', name: 'bob' } })).json.data.createAccessToken;
+lifecycle("refuses to revoke another user's token without MANAGE_ACCESS_TOKENS", async ({ hub, carol }) => {
+  const bobs = (
+    await hub.gql(CREATE, {
+      input: { type: 'PERSONAL', actorUrn: 'urn:li:corpuser:bob', duration: 'ONE_DAY', name: 'bob' },
+    })
+  ).json.data.createAccessToken;
   const denied = await hub.gql(REVOKE, { id: bobs.metadata.id }, carol);
   assert.equal(denied.json.errors[0].extensions, FORBIDDEN);
   assert.is((await hub.gql(ME, {}, bobs.accessToken)).status, 200, 'still valid');
@@ -136,33 +190,58 @@ removed.after(async ({ hub }) => hub.close());
 
 /** Ingests DataHub's soft delete (or its undoing) of a corpuser, as `datahub delete` or an ingest file writes it. */
 const setRemoved = (hub: TestServer, username: string, value: boolean) =>
-  ingest(hub.store, [{ entityType: 'corpuser', entityUrn: `urn:li:corpuser:${username}`, changeType: 'UPSERT', aspectName: 'status', aspect: { json: { removed: value } } }], 'urn:li:corpuser:datahub');
+  ingest(
+    hub.store,
+    [
+      {
+        entityType: 'corpuser',
+        entityUrn: `urn:li:corpuser:${username}`,
+        changeType: 'UPSERT',
+        aspectName: 'status',
+        aspect: { json: { removed: value } },
+      },
+    ],
+    'urn:li:corpuser:datahub',
+  );
 
-removed('refuses the token of a user removed by an ingested status at once, with reason user_removed, and again once restored', async ({ hub }) => {
-  const bob = await hub.createToken('bob');
-  // Twice, so the token's signature check is remembered: the removal must count all the same.
-  for (let i = 0; i < 2; i++) assert.equal((await hub.gql(ME, {}, bob)).json.data, { me: { corpUser: { username: 'bob' } } });
-  await setRemoved(hub, 'bob', true);
-  const reply = await hub.gql(ME, {}, bob);
-  assert.is(reply.status, 401);
-  assert.equal(reply.json.errors[0].extensions, { code: 401, type: 'UNAUTHENTICATED', reason: 'user_removed' });
-  assert.match(reply.json.errors[0].message, /the bearer token's user "bob" has been removed from this catalogue/);
-  assert.is(reply.headers.get('www-authenticate'), 'Bearer realm="minihub", error="invalid_token"');
-  assert.not.ok(reply.text.includes(bob));
-  // Also over GET, and no new token is issued for the removed user.
-  assert.is((await hub.request(`/api/graphql?query=${encodeURIComponent(ME)}`, { headers: { Authorization: `Bearer ${bob}` } })).status, 401);
-  try {
-    await hub.createToken('bob');
-    assert.unreachable('a token was made for a removed user');
-  } catch (error) {
-    assert.match((error as Error).message, /user "bob" has been removed from this catalogue/);
-  }
-  await setRemoved(hub, 'bob', false);
-  assert.is((await hub.gql(ME, {}, bob)).status, 200);
-});
+removed(
+  'refuses the token of a user removed by an ingested status at once, with reason user_removed, and again once restored',
+  async ({ hub }) => {
+    const bob = await hub.createToken('bob');
+    // Twice, so the token's signature check is remembered: the removal must count all the same.
+    for (let i = 0; i < 2; i++)
+      assert.equal((await hub.gql(ME, {}, bob)).json.data, { me: { corpUser: { username: 'bob' } } });
+    await setRemoved(hub, 'bob', true);
+    const reply = await hub.gql(ME, {}, bob);
+    assert.is(reply.status, 401);
+    assert.equal(reply.json.errors[0].extensions, { code: 401, type: 'UNAUTHENTICATED', reason: 'user_removed' });
+    assert.match(reply.json.errors[0].message, /the bearer token's user "bob" has been removed from this catalogue/);
+    assert.is(reply.headers.get('www-authenticate'), 'Bearer realm="minihub", error="invalid_token"');
+    assert.not.ok(reply.text.includes(bob));
+    // Also over GET, and no new token is issued for the removed user.
+    assert.is(
+      (
+        await hub.request(`/api/graphql?query=${encodeURIComponent(ME)}`, {
+          headers: { Authorization: `Bearer ${bob}` },
+        })
+      ).status,
+      401,
+    );
+    try {
+      await hub.createToken('bob');
+      assert.unreachable('a token was made for a removed user');
+    } catch (error) {
+      assert.match((error as Error).message, /user "bob" has been removed from this catalogue/);
+    }
+    await setRemoved(hub, 'bob', false);
+    assert.is((await hub.gql(ME, {}, bob)).status, 200);
+  },
+);
 
 removed('refuses the token of a user whose entity is gone from the catalogue', async ({ hub }) => {
-  const change = (value: { active: boolean; displayName: string } | null) => [{ urn: 'urn:li:corpuser:dave', aspect: 'corpUserInfo', value }];
+  const change = (value: { active: boolean; displayName: string } | null) => [
+    { urn: 'urn:li:corpuser:dave', aspect: 'corpUserInfo', value },
+  ];
   await hub.store.commit('addUser', 'urn:li:corpuser:datahub', () => change({ active: true, displayName: 'dave' }));
   const dave = await hub.createToken('dave');
   assert.is((await hub.gql(ME, {}, dave)).status, 200);

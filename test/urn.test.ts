@@ -4,7 +4,16 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { MinihubError, shown } from '../src/errors.ts';
-import { FABRIC_TYPES, checkedEntityType, corpUserUrn, entityTypeOf, givenTagUrn, parseDatasetUrn, parseUrn, tagUrn } from '../src/urn.ts';
+import {
+  FABRIC_TYPES,
+  checkedEntityType,
+  corpUserUrn,
+  entityTypeOf,
+  givenTagUrn,
+  parseDatasetUrn,
+  parseUrn,
+  tagUrn,
+} from '../src/urn.ts';
 
 /** Runs fn, asserts it throws a BAD_REQUEST, and returns the message for further checks. */
 function badRequestMessage(fn: () => unknown): string {
@@ -51,7 +60,10 @@ parsing('keeps slashes, dots, colons and percent-encoded commas in key parts as 
 });
 
 parsing('accepts entity types minihub does not know', () => {
-  assert.is(parseUrn('urn:li:mlFeature:(test_feature_table_all_feature_dtypes,test_BOOL_feature)').entityType, 'mlFeature');
+  assert.is(
+    parseUrn('urn:li:mlFeature:(test_feature_table_all_feature_dtypes,test_BOOL_feature)').entityType,
+    'mlFeature',
+  );
 });
 
 parsing('accepts a schemaField urn longer than 512 bytes', () => {
@@ -63,7 +75,10 @@ const rejecting = suite('parseUrn: invalid urns');
 
 rejecting('rejects a urn without the urn:li: prefix', () => {
   const message = badRequestMessage(() => parseUrn('li:corpuser:jdoe'));
-  assert.is(message, 'Invalid urn "li:corpuser:jdoe": it does not start with "urn:li:"; expected urn:li:<entityType>:<key>');
+  assert.is(
+    message,
+    'Invalid urn "li:corpuser:jdoe": it does not start with "urn:li:"; expected urn:li:<entityType>:<key>',
+  );
 });
 
 rejecting('rejects an entity type that does not start with a lower-case letter and suggests the fix', () => {
@@ -74,16 +89,28 @@ rejecting('rejects an entity type that does not start with a lower-case letter a
 });
 
 rejecting('rejects an entity type with characters outside [A-Za-z0-9_]', () => {
-  assert.match(badRequestMessage(() => parseUrn('urn:li:corp-user:jdoe')), 'the entity type "corp-user"');
+  assert.match(
+    badRequestMessage(() => parseUrn('urn:li:corp-user:jdoe')),
+    'the entity type "corp-user"',
+  );
 });
 
 rejecting('rejects an empty entity type', () => {
-  assert.match(badRequestMessage(() => parseUrn('urn:li::jdoe')), 'the entity type is empty');
+  assert.match(
+    badRequestMessage(() => parseUrn('urn:li::jdoe')),
+    'the entity type is empty',
+  );
 });
 
 rejecting('rejects an empty key', () => {
-  assert.match(badRequestMessage(() => parseUrn('urn:li:corpuser:')), 'the key is empty');
-  assert.match(badRequestMessage(() => parseUrn('urn:li:corpuser')), 'the key is empty');
+  assert.match(
+    badRequestMessage(() => parseUrn('urn:li:corpuser:')),
+    'the key is empty',
+  );
+  assert.match(
+    badRequestMessage(() => parseUrn('urn:li:corpuser')),
+    'the key is empty',
+  );
 });
 
 rejecting('rejects mismatched parentheses', () => {
@@ -93,22 +120,41 @@ rejecting('rejects mismatched parentheses', () => {
     'urn:li:dataset:((urn:li:dataPlatform:hive,x,PROD)',
     'urn:li:tag:legacy)',
   ]) {
-    assert.match(badRequestMessage(() => parseUrn(urn)), 'parentheses are mismatched', urn);
+    assert.match(
+      badRequestMessage(() => parseUrn(urn)),
+      'parentheses are mismatched',
+      urn,
+    );
   }
 });
 
 rejecting('rejects an empty tuple part and says which one', () => {
-  assert.match(badRequestMessage(() => parseUrn('urn:li:dataset:(urn:li:dataPlatform:hive,,PROD)')), 'part 2 of its key is empty');
-  assert.match(badRequestMessage(() => parseUrn('urn:li:dataset:()')), 'part 1 of its key is empty');
+  assert.match(
+    badRequestMessage(() => parseUrn('urn:li:dataset:(urn:li:dataPlatform:hive,,PROD)')),
+    'part 2 of its key is empty',
+  );
+  assert.match(
+    badRequestMessage(() => parseUrn('urn:li:dataset:()')),
+    'part 1 of its key is empty',
+  );
 });
 
 rejecting('rejects leading or trailing whitespace', () => {
-  assert.match(badRequestMessage(() => parseUrn(' urn:li:corpuser:jdoe')), 'leading or trailing whitespace');
-  assert.match(badRequestMessage(() => parseUrn('urn:li:corpuser:jdoe\n')), 'leading or trailing whitespace');
+  assert.match(
+    badRequestMessage(() => parseUrn(' urn:li:corpuser:jdoe')),
+    'leading or trailing whitespace',
+  );
+  assert.match(
+    badRequestMessage(() => parseUrn('urn:li:corpuser:jdoe\n')),
+    'leading or trailing whitespace',
+  );
 });
 
 rejecting('rejects the reserved \u241F character', () => {
-  assert.match(badRequestMessage(() => parseUrn('urn:li:tag:a\u241Fb')), 'U+241F');
+  assert.match(
+    badRequestMessage(() => parseUrn('urn:li:tag:a\u241Fb')),
+    'U+241F',
+  );
 });
 
 rejecting('rejects a urn longer than 512 bytes when URL-encoded', () => {
@@ -147,17 +193,32 @@ datasets('rejects an origin that is not a FabricType and lists the valid ones', 
 });
 
 datasets('points out a lower-case origin, since urns are case-sensitive', () => {
-  assert.match(badRequestMessage(() => parseDatasetUrn('urn:li:dataset:(urn:li:dataPlatform:hive,x,prod)')), 'did you mean "PROD"?');
+  assert.match(
+    badRequestMessage(() => parseDatasetUrn('urn:li:dataset:(urn:li:dataPlatform:hive,x,prod)')),
+    'did you mean "PROD"?',
+  );
 });
 
 datasets('rejects a urn of another entity type, suggesting dataset for a typo', () => {
-  assert.match(badRequestMessage(() => parseDatasetUrn('urn:li:corpuser:jdoe')), 'its entity type is "corpuser", not "dataset"');
-  assert.match(badRequestMessage(() => parseDatasetUrn('urn:li:datset:(urn:li:dataPlatform:hive,x,PROD)')), 'did you mean "dataset"?');
+  assert.match(
+    badRequestMessage(() => parseDatasetUrn('urn:li:corpuser:jdoe')),
+    'its entity type is "corpuser", not "dataset"',
+  );
+  assert.match(
+    badRequestMessage(() => parseDatasetUrn('urn:li:datset:(urn:li:dataPlatform:hive,x,PROD)')),
+    'did you mean "dataset"?',
+  );
 });
 
 datasets('rejects a dataset key without exactly 3 parts', () => {
-  assert.match(badRequestMessage(() => parseDatasetUrn('urn:li:dataset:(urn:li:dataPlatform:hive,x)')), 'has 2 part(s), not 3');
-  assert.match(badRequestMessage(() => parseDatasetUrn('urn:li:dataset:fct_users')), 'has 1 part(s), not 3');
+  assert.match(
+    badRequestMessage(() => parseDatasetUrn('urn:li:dataset:(urn:li:dataPlatform:hive,x)')),
+    'has 2 part(s), not 3',
+  );
+  assert.match(
+    badRequestMessage(() => parseDatasetUrn('urn:li:dataset:fct_users')),
+    'has 1 part(s), not 3',
+  );
 });
 
 datasets('rejects a first part that is not a dataPlatform urn', () => {
@@ -173,7 +234,10 @@ helpers('reads the entity type of a urn', () => {
 });
 
 helpers('throws a BAD_REQUEST for something that is not a urn', () => {
-  assert.match(badRequestMessage(() => entityTypeOf('jdoe')), 'does not start with "urn:li:"');
+  assert.match(
+    badRequestMessage(() => entityTypeOf('jdoe')),
+    'does not start with "urn:li:"',
+  );
 });
 
 helpers('builds corpuser and tag urns', () => {
@@ -187,17 +251,30 @@ helpers('percent-encodes reserved characters the way the DataHub SDK does', () =
 });
 
 helpers('rejects an empty username or tag id', () => {
-  assert.match(badRequestMessage(() => corpUserUrn('')), 'Invalid username ""');
-  assert.match(badRequestMessage(() => tagUrn('  ')), 'Invalid tag id');
+  assert.match(
+    badRequestMessage(() => corpUserUrn('')),
+    'Invalid username ""',
+  );
+  assert.match(
+    badRequestMessage(() => tagUrn('  ')),
+    'Invalid tag id',
+  );
 });
 
 const bounded = suite('limits before everything else, and short quotes');
 const MEGABYTE = 1_000_000;
 
 bounded('refuses a megabyte urn by its length alone, quoting 100 characters of it', () => {
-  for (const urn of [`urn:li:${'A'.repeat(MEGABYTE)}`, `urn:li:dataset:(urn:li:dataPlatform:hive,${'x'.repeat(MEGABYTE)},PROD)`, ` ${'('.repeat(MEGABYTE)}`]) {
+  for (const urn of [
+    `urn:li:${'A'.repeat(MEGABYTE)}`,
+    `urn:li:dataset:(urn:li:dataPlatform:hive,${'x'.repeat(MEGABYTE)},PROD)`,
+    ` ${'('.repeat(MEGABYTE)}`,
+  ]) {
     const message = badRequestMessage(() => parseUrn(urn));
-    assert.is(message, `Invalid urn "${urn.slice(0, 100)}…": it is ${urn.length} characters long; the limit is 512 bytes when URL-encoded; expected urn:li:<entityType>:<key>`);
+    assert.is(
+      message,
+      `Invalid urn "${urn.slice(0, 100)}…": it is ${urn.length} characters long; the limit is 512 bytes when URL-encoded; expected urn:li:<entityType>:<key>`,
+    );
   }
 });
 
@@ -221,10 +298,22 @@ bounded('checks the length first in every public function', () => {
 });
 
 bounded('refuses a urn over 512 characters before looking at its whitespace or prefix', () => {
-  assert.match(badRequestMessage(() => parseUrn(' '.repeat(513))), '513 characters long');
-  assert.match(badRequestMessage(() => parseUrn(`li:${'x'.repeat(600)}`)), '603 characters long');
-  assert.match(badRequestMessage(() => corpUserUrn(' '.repeat(513))), 'Invalid username');
-  assert.match(badRequestMessage(() => corpUserUrn(' '.repeat(513))), '513 characters long');
+  assert.match(
+    badRequestMessage(() => parseUrn(' '.repeat(513))),
+    '513 characters long',
+  );
+  assert.match(
+    badRequestMessage(() => parseUrn(`li:${'x'.repeat(600)}`)),
+    '603 characters long',
+  );
+  assert.match(
+    badRequestMessage(() => corpUserUrn(' '.repeat(513))),
+    'Invalid username',
+  );
+  assert.match(
+    badRequestMessage(() => corpUserUrn(' '.repeat(513))),
+    '513 characters long',
+  );
 });
 
 bounded('gives schemaField urns, which DataHub exempts from 512 bytes, a cap of 16 KiB', () => {
@@ -232,23 +321,32 @@ bounded('gives schemaField urns, which DataHub exempts from 512 bytes, a cap of 
   const fits = `${prefix}${'a'.repeat(16 * 1024 - encodeURIComponent(prefix).length - 1)})`;
   assert.is(encodeURIComponent(fits).length, 16 * 1024);
   assert.is(parseUrn(fits).entityType, 'schemaField');
-  assert.match(badRequestMessage(() => parseUrn(`${fits.slice(0, -1)}a)`)), 'longer than 16384 bytes when URL-encoded');
+  assert.match(
+    badRequestMessage(() => parseUrn(`${fits.slice(0, -1)}a)`)),
+    'longer than 16384 bytes when URL-encoded',
+  );
   const message = badRequestMessage(() => parseUrn(`${prefix}${'a'.repeat(MEGABYTE)})`));
   assert.match(message, 'the limit for a schemaField urn is 16384 bytes when URL-encoded');
   assert.ok(message.length < 300, message);
   // Encoded, an é is six bytes: 3,000 of them fit in 16 KiB of characters but not of encoded bytes.
-  assert.match(badRequestMessage(() => parseUrn(`${prefix}${'é'.repeat(3000)})`)), 'longer than 16384 bytes when URL-encoded');
+  assert.match(
+    badRequestMessage(() => parseUrn(`${prefix}${'é'.repeat(3000)})`)),
+    'longer than 16384 bytes when URL-encoded',
+  );
 });
 
 bounded('suggests an entity type only for a short one', () => {
-  assert.match(badRequestMessage(() => parseUrn('urn:li:Datasett:x')), 'did you mean "dataset"?');
+  assert.match(
+    badRequestMessage(() => parseUrn('urn:li:Datasett:x')),
+    'did you mean "dataset"?',
+  );
   const long = `urn:li:D${'a'.repeat(400)}:x`;
   const message = badRequestMessage(() => parseUrn(long));
   assert.not.match(message, 'did you mean');
   assert.match(message, `the entity type "D${'a'.repeat(99)}…" must start with a-z`);
 });
 
-bounded('quotes at most 100 characters of a dataset urn\'s platform or origin', () => {
+bounded("quotes at most 100 characters of a dataset urn's platform or origin", () => {
   const platform = `p${'x'.repeat(300)}`;
   const origin = `O${'X'.repeat(300)}`;
   const badPlatform = badRequestMessage(() => parseDatasetUrn(`urn:li:dataset:(${platform},x,PROD)`));
@@ -266,9 +364,18 @@ bounded('shown() keeps short values whole and cuts long ones at 100 characters, 
 
 bounded('givenTagUrn keeps the id as given and refuses an empty, padded or too long one', () => {
   assert.is(givenTagUrn('a,b'), 'urn:li:tag:a,b');
-  assert.match(badRequestMessage(() => givenTagUrn('')), 'tag id "" is not usable');
-  assert.match(badRequestMessage(() => givenTagUrn(' x')), 'tag id " x" is not usable');
-  assert.match(badRequestMessage(() => givenTagUrn(`x${' '.repeat(600)}`)), '601 characters long');
+  assert.match(
+    badRequestMessage(() => givenTagUrn('')),
+    'tag id "" is not usable',
+  );
+  assert.match(
+    badRequestMessage(() => givenTagUrn(' x')),
+    'tag id " x" is not usable',
+  );
+  assert.match(
+    badRequestMessage(() => givenTagUrn(`x${' '.repeat(600)}`)),
+    '601 characters long',
+  );
 });
 
 parsing.run();

@@ -37,7 +37,8 @@ export function verifyJwt(token: string, key: Buffer, now = Date.now()): TokenCl
   if (alg !== 'HS256') throw malformed(`algorithm ${JSON.stringify(alg)} is not accepted; expected HS256`);
   const expected = Buffer.from(signature(`${header}.${payload}`, key));
   const actual = Buffer.from(signed);
-  if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) throw malformed('the signature does not match');
+  if (expected.length !== actual.length || !timingSafeEqual(expected, actual))
+    throw malformed('the signature does not match');
   const claims = decodeJson(payload);
   if (claims === null || typeof claims.actorId !== 'string' || claims.actorType !== 'USER') {
     throw malformed('the claims are not a DataHub access token');
@@ -63,7 +64,9 @@ function base64url(text: string): string {
 function decodeJson(part: string): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
   } catch {
     // Undecodable parts are reported by the caller as a malformed token.
     return null;

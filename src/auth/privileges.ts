@@ -22,7 +22,12 @@ export type Role = (typeof ROLES)[number];
 export const ROOT_USER = 'datahub';
 export const ROLE_ASPECT = 'roleMembership';
 
-const EDIT_PRIVILEGES: Privilege[] = ['EDIT_ENTITY', 'EDIT_ENTITY_DOCS', 'EDIT_ENTITY_DOC_LINKS', 'EDIT_DATASET_COL_DESCRIPTION'];
+const EDIT_PRIVILEGES: Privilege[] = [
+  'EDIT_ENTITY',
+  'EDIT_ENTITY_DOCS',
+  'EDIT_ENTITY_DOC_LINKS',
+  'EDIT_DATASET_COL_DESCRIPTION',
+];
 
 // Platform privileges: DataHub's "all users" policy gives everyone token generation (dataHubPolicy:7).
 const EVERYONE: Privilege[] = ['GENERATE_PERSONAL_ACCESS_TOKENS'];
@@ -63,20 +68,29 @@ export function platformPrivileges(reader: AspectReader, username: string): Read
 
 /** Privileges the user holds on one entity: its role's, plus the owners' when it owns the entity. */
 export function entityPrivileges(reader: AspectReader, username: string, urn: string): ReadonlySet<Privilege> {
-  const sets = ENTITY_PRIVILEGES.get(roleOf(reader, username)) as { owner: ReadonlySet<Privilege>; other: ReadonlySet<Privilege> };
+  const sets = ENTITY_PRIVILEGES.get(roleOf(reader, username)) as {
+    owner: ReadonlySet<Privilege>;
+    other: ReadonlySet<Privilege>;
+  };
   // Where owning adds nothing (Admin, Editor), the owners need not be read: one aspect read less per edit.
   return sets.owner !== sets.other && isOwner(reader, username, urn) ? sets.owner : sets.other;
 }
 
 // Each role's privileges, and on entities each (role, owner or not) combination's, worked out once
 // rather than on every request.
-const PLATFORM_PRIVILEGES = new Map([...ROLES, null].map((role) => [role, new Set<Privilege>([...EVERYONE, ...(role === null ? [] : PLATFORM[role])])] as const));
+const PLATFORM_PRIVILEGES = new Map(
+  [...ROLES, null].map(
+    (role) => [role, new Set<Privilege>([...EVERYONE, ...(role === null ? [] : PLATFORM[role])])] as const,
+  ),
+);
 const ENTITY_PRIVILEGES = new Map(
   [...ROLES, null].map((role) => {
     const base = role === null ? [] : ON_EVERY_ENTITY[role];
     const other = new Set<Privilege>(base);
     // One set for both when owning adds nothing, which entityPrivileges tells by identity.
-    const owner = ON_OWNED_ENTITY.every((privilege) => other.has(privilege)) ? other : new Set<Privilege>([...base, ...ON_OWNED_ENTITY]);
+    const owner = ON_OWNED_ENTITY.every((privilege) => other.has(privilege))
+      ? other
+      : new Set<Privilege>([...base, ...ON_OWNED_ENTITY]);
     return [role, { owner, other }] as const;
   }),
 );
@@ -90,7 +104,12 @@ export function isOwner(reader: AspectReader, username: string, urn: string): bo
  * DataHub's check: passes when the user holds every privilege of at least one group, on `urn` (or on
  * the platform when `urn` is null); otherwise throws DataHub's 403.
  */
-export function requirePrivileges(reader: AspectReader, username: string, urn: string | null, anyOf: Privilege[][]): void {
+export function requirePrivileges(
+  reader: AspectReader,
+  username: string,
+  urn: string | null,
+  anyOf: Privilege[][],
+): void {
   const held = urn === null ? platformPrivileges(reader, username) : entityPrivileges(reader, username, urn);
   if (anyOf.some((group) => group.every((privilege) => held.has(privilege)))) return;
   throw new MinihubError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);

@@ -38,7 +38,8 @@ export function loadSigningKey(dataDir: string | null, options: SigningKeyOption
       createDurably(path);
     } catch (error) {
       const { code } = error as NodeJS.ErrnoException;
-      const why = code === 'ENOSPC' ? 'the disk is full (ENOSPC); free some space and start again' : (error as Error).message;
+      const why =
+        code === 'ENOSPC' ? 'the disk is full (ENOSPC); free some space and start again' : (error as Error).message;
       throw new MinihubError('SERVER_ERROR', `cannot write a new signing key to ${path}: ${why}`, { cause: error });
     }
   }

@@ -96,10 +96,14 @@ export class TokenService {
     };
     const build = (reader: AspectReader) => {
       if (!userExists(reader, username)) {
-        throw badRequest(`no user "${shown(username)}" in this catalogue; a token can only be made for an existing user`);
+        throw badRequest(
+          `no user "${shown(username)}" in this catalogue; a token can only be made for an existing user`,
+        );
       }
       if (userRemoved(reader, username)) {
-        throw badRequest(`user "${shown(username)}" has been removed from this catalogue (status removed: true); a token can only be made for an existing user`);
+        throw badRequest(
+          `user "${shown(username)}" has been removed from this catalogue (status removed: true); a token can only be made for an existing user`,
+        );
       }
       return [{ urn: tokenUrn(id), aspect: TOKEN_INFO_ASPECT, value: info }];
     };
@@ -126,7 +130,8 @@ export class TokenService {
   /** The stored token with `id`; a 400 naming the id when there is none. */
   find(id: string, reader: AspectReader = this.#store.catalogue): TokenMetadata {
     const metadata = this.lookup(id, reader);
-    if (metadata === null) throw badRequest(`no access token with id "${shown(id)}"; list them with listAccessTokens or "token list"`);
+    if (metadata === null)
+      throw badRequest(`no access token with id "${shown(id)}"; list them with listAccessTokens or "token list"`);
     return metadata;
   }
 
@@ -138,7 +143,8 @@ export class TokenService {
   /** The builder that deletes the token's record, for a caller that commits it behind its own checks. */
   revocation(id: string): ChangeBuilder {
     return (reader) => {
-      if (reader.aspect(tokenUrn(id), TOKEN_INFO_ASPECT) === undefined) throw badRequest(`no access token with id "${shown(id)}"`);
+      if (reader.aspect(tokenUrn(id), TOKEN_INFO_ASPECT) === undefined)
+        throw badRequest(`no access token with id "${shown(id)}"`);
       return [{ urn: tokenUrn(id), aspect: TOKEN_INFO_ASPECT, value: null }];
     };
   }
@@ -146,24 +152,34 @@ export class TokenService {
   /** Resolves the `Authorization` header to the acting username, or throws saying why it cannot. */
   authenticate(header: string | undefined): string {
     if (header === undefined || header.trim() === '') {
-      throw new AuthenticationError('missing', 'the request has no Authorization header; expected "Authorization: Bearer <token>"');
+      throw new AuthenticationError(
+        'missing',
+        'the request has no Authorization header; expected "Authorization: Bearer <token>"',
+      );
     }
     // DataHub accepts the scheme as "Bearer" or "bearer" only.
     const match = /^[Bb]earer +(\S+)\s*$/.exec(header);
-    if (match === null) throw new AuthenticationError('malformed', 'the Authorization header is malformed; expected "Bearer <token>"');
+    if (match === null)
+      throw new AuthenticationError('malformed', 'the Authorization header is malformed; expected "Bearer <token>"');
     const token = match[1] as string;
     const { claims, id, userUrn } = this.#verify(token);
     const catalogue = this.#store.catalogue;
     if (!this.#sessionIds.has(id)) {
       const info = catalogue.aspect(tokenUrn(id), TOKEN_INFO_ASPECT);
-      if (!isJsonObject(info)) throw new AuthenticationError('revoked', 'the bearer token has been revoked or was not issued by this minihub');
+      if (!isJsonObject(info))
+        throw new AuthenticationError('revoked', 'the bearer token has been revoked or was not issued by this minihub');
       // A valid signature is not enough: the stored record must agree with the claims.
-      if (info.actorUrn !== userUrn) throw new AuthenticationError('malformed', 'the bearer token does not match the token this minihub issued');
-      if (typeof info.expiresAt === 'number' && info.expiresAt <= Date.now()) throw new AuthenticationError('expired', 'the bearer token has expired');
+      if (info.actorUrn !== userUrn)
+        throw new AuthenticationError('malformed', 'the bearer token does not match the token this minihub issued');
+      if (typeof info.expiresAt === 'number' && info.expiresAt <= Date.now())
+        throw new AuthenticationError('expired', 'the bearer token has expired');
     }
     // Read from the live catalogue on every request (two map lookups), never remembered: a removal counts at once.
     if (userRemoved(catalogue, claims.actorId, userUrn)) {
-      throw new AuthenticationError('user_removed', `the bearer token's user "${shown(claims.actorId)}" has been removed from this catalogue; its tokens no longer work`);
+      throw new AuthenticationError(
+        'user_removed',
+        `the bearer token's user "${shown(claims.actorId)}" has been removed from this catalogue; its tokens no longer work`,
+      );
     }
     return claims.actorId;
   }
@@ -171,7 +187,8 @@ export class TokenService {
   #verify(token: string): VerifiedToken {
     const known = this.#verified.get(token);
     if (known !== undefined) {
-      if (known.claims.exp !== undefined && known.claims.exp * 1000 <= Date.now()) throw new AuthenticationError('expired', 'the bearer token has expired');
+      if (known.claims.exp !== undefined && known.claims.exp * 1000 <= Date.now())
+        throw new AuthenticationError('expired', 'the bearer token has expired');
       return known;
     }
     const claims = verifyJwt(token, this.#key);
@@ -181,7 +198,11 @@ export class TokenService {
     return verified;
   }
 
-  #sign(username: string, type: TokenClaims['type'], lifetimeMs: number | null): { token: string; id: string; expiresAt: number | null; issuedAt: number } {
+  #sign(
+    username: string,
+    type: TokenClaims['type'],
+    lifetimeMs: number | null,
+  ): { token: string; id: string; expiresAt: number | null; issuedAt: number } {
     const now = Date.now();
     const expiresAt = lifetimeMs === null ? null : now + lifetimeMs;
     const claims: TokenClaims = {

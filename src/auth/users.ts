@@ -55,7 +55,11 @@ export function addUserChanges(reader: AspectReader, username: string, role: Rol
   const urn = corpUserUrn(username);
   if (userExists(reader, username)) {
     // A removed user keeps its aspects; adding it again lifts the removal, with the role given.
-    if (userRemoved(reader, username, urn)) return [{ urn, aspect: STATUS_ASPECT, value: { removed: false } }, ...(role === null ? [] : [roleChange(username, role)])];
+    if (userRemoved(reader, username, urn))
+      return [
+        { urn, aspect: STATUS_ASPECT, value: { removed: false } },
+        ...(role === null ? [] : [roleChange(username, role)]),
+      ];
     throw badRequest(`user "${username}" already exists; use "user role ${username} ROLE" to change its role`);
   }
   return [
@@ -67,7 +71,8 @@ export function addUserChanges(reader: AspectReader, username: string, role: Rol
 /** Sets (or with null, removes) the user's role; the root user's role is fixed. */
 export function setRoleChanges(reader: AspectReader, username: string, role: Role | null): AspectChange[] {
   if (username === ROOT_USER) throw badRequest(`the root user "${ROOT_USER}" is always Admin`);
-  if (!userExists(reader, username)) throw badRequest(`no user "${username}"; add it with "user add ${username} --role ROLE"`);
+  if (!userExists(reader, username))
+    throw badRequest(`no user "${username}"; add it with "user add ${username} --role ROLE"`);
   return [roleChange(username, role)];
 }
 

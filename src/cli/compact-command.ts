@@ -6,13 +6,20 @@ import { dataDirOf, parse } from './options.ts';
 import { withStore } from './with-store.ts';
 
 export async function compactCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const { values, positionals } = parse(args, { data: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, true);
+  const { values, positionals } = parse(
+    args,
+    { data: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    true,
+  );
   if (values.help) {
     process.stdout.write(COMPACT_HELP);
     return 0;
   }
-  if (positionals.length > 0) throw new MinihubError('USAGE', `compact takes no arguments, got "${positionals.join(' ')}"`);
+  if (positionals.length > 0)
+    throw new MinihubError('USAGE', `compact takes no arguments, got "${positionals.join(' ')}"`);
   const report = await withStore(dataDirOf(values.data, env), (store) => store.compact());
-  process.stdout.write(`compacted: ${report.bytesBefore} → ${report.bytesAfter} bytes, ${report.records} records (one per entity)\n`);
+  process.stdout.write(
+    `compacted: ${report.bytesBefore} → ${report.bytesAfter} bytes, ${report.records} records (one per entity)\n`,
+  );
   return 0;
 }

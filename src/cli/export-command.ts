@@ -26,13 +26,17 @@ export async function exportCommand(args: string[], env: NodeJS.ProcessEnv): Pro
     process.stdout.write(EXPORT_HELP);
     return 0;
   }
-  if (positionals.length > 0) throw new MinihubError('USAGE', `export takes no arguments, got "${positionals.join(' ')}"; use --out FILE`);
+  if (positionals.length > 0)
+    throw new MinihubError('USAGE', `export takes no arguments, got "${positionals.join(' ')}"; use --out FILE`);
   if (values.out === '') throw new MinihubError('USAGE', '--out needs a file name');
   const out = values.out;
   const dataDir = dataDirOf(values.data, env);
   // Opening a store creates the directory; a mistyped --data should fail, not export an empty catalogue.
   if (!existsSync(join(dataDir, LOG_FILE))) {
-    throw new MinihubError('BAD_REQUEST', `no catalogue in ${dataDir} (expected ${join(dataDir, LOG_FILE)}); nothing to export`);
+    throw new MinihubError(
+      'BAD_REQUEST',
+      `no catalogue in ${dataDir} (expected ${join(dataDir, LOG_FILE)}); nothing to export`,
+    );
   }
   // The records are written as they are read from the catalogue, so the store (and its lock) stays
   // open until the last byte is out: nothing can change it meanwhile.
@@ -92,7 +96,11 @@ async function writeToStdout(write: (sink: ChunkSink) => Promise<unknown>): Prom
     });
   } catch (error) {
     if (error instanceof MinihubError) throw error;
-    throw new MinihubError('SERVER_ERROR', `cannot write the export to stdout: ${(error as Error).message}; use --out FILE`, { cause: error });
+    throw new MinihubError(
+      'SERVER_ERROR',
+      `cannot write the export to stdout: ${(error as Error).message}; use --out FILE`,
+      { cause: error },
+    );
   } finally {
     stream.off('error', onError);
   }
@@ -106,7 +114,8 @@ async function writeAtomically(path: string, write: (sink: ChunkSink) => Promise
     const file = await open(temp, 'wx', 0o644);
     try {
       await write(async (chunk) => {
-        for (let done = 0; done < chunk.length; ) done += (await file.write(chunk, done, chunk.length - done)).bytesWritten;
+        for (let done = 0; done < chunk.length;)
+          done += (await file.write(chunk, done, chunk.length - done)).bytesWritten;
       });
       await file.sync();
     } finally {
@@ -117,7 +126,12 @@ async function writeAtomically(path: string, write: (sink: ChunkSink) => Promise
     await rm(temp, { force: true });
     if (error instanceof MinihubError) throw error;
     const { code } = error as NodeJS.ErrnoException;
-    const why = code === 'ENOENT' ? 'its directory does not exist' : code === 'EISDIR' ? 'it is a directory' : (error as Error).message;
+    const why =
+      code === 'ENOENT'
+        ? 'its directory does not exist'
+        : code === 'EISDIR'
+          ? 'it is a directory'
+          : (error as Error).message;
     throw new MinihubError('BAD_REQUEST', `cannot write ${path}: ${why}`, { cause: error });
   }
 }

@@ -13,7 +13,9 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 
 // Written out because the inferred type names one node:util does not export, which the declaration
 // file `npm run build` emits for every module could not spell.
-type Parsed<T extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: T; allowPositionals: boolean; strict: true }>>;
+type Parsed<T extends Options> = ReturnType<
+  typeof parseArgs<{ args: string[]; options: T; allowPositionals: boolean; strict: true }>
+>;
 
 export function parse<T extends Options>(args: string[], options: T, allowPositionals: boolean): Parsed<T> {
   try {
@@ -34,12 +36,16 @@ export const DEFAULT_HOST = '127.0.0.1';
 /** The flag, else MINIHUB_PORT, else PORT (what hosting platforms set), else 8080. */
 export function parsePort(value: string | undefined, env: NodeJS.ProcessEnv): number {
   const [source, text] =
-    value !== undefined ? ['--port ', value]
-    : env.MINIHUB_PORT !== undefined ? ['MINIHUB_PORT=', env.MINIHUB_PORT]
-    : env.PORT !== undefined ? ['PORT=', env.PORT]
-    : ['', String(DEFAULT_PORT)];
+    value !== undefined
+      ? ['--port ', value]
+      : env.MINIHUB_PORT !== undefined
+        ? ['MINIHUB_PORT=', env.MINIHUB_PORT]
+        : env.PORT !== undefined
+          ? ['PORT=', env.PORT]
+          : ['', String(DEFAULT_PORT)];
   const port = Number(text);
-  if (!/^\d+$/.test(text) || port > 65535) throw new MinihubError('USAGE', `${source}${text} is not a port; expected 0 to 65535`);
+  if (!/^\d+$/.test(text) || port > 65535)
+    throw new MinihubError('USAGE', `${source}${text} is not a port; expected 0 to 65535`);
   return port;
 }
 
@@ -50,7 +56,8 @@ export function hostOf(value: string | undefined, env: NodeJS.ProcessEnv): strin
 
 export function parsePositiveInteger(flag: string, value: string): number {
   const number = Number(value);
-  if (!/^\d+$/.test(value) || number <= 0) throw new MinihubError('USAGE', `${flag} ${value} is not a positive whole number`);
+  if (!/^\d+$/.test(value) || number <= 0)
+    throw new MinihubError('USAGE', `${flag} ${value} is not a positive whole number`);
   return number;
 }
 
@@ -61,7 +68,10 @@ export function parseLifetime(value: string): number | null {
   if (value === 'never') return null;
   const match = /^(\d+)([smhd])$/.exec(value);
   if (match === null || Number(match[1]) === 0) {
-    throw new MinihubError('USAGE', `--expires ${value} is not a lifetime; --expires takes 90s, 15m, 1h, 30d (a number with s, m, h or d) or never`);
+    throw new MinihubError(
+      'USAGE',
+      `--expires ${value} is not a lifetime; --expires takes 90s, 15m, 1h, 30d (a number with s, m, h or d) or never`,
+    );
   }
   return Number(match[1]) * (UNIT_MS[match[2] as string] as number);
 }
@@ -83,12 +93,16 @@ export function parseLimits(pairs: string[], maxBodyBytes: string | undefined): 
       throw new MinihubError('USAGE', `--limit ${pair} is not NAME=VALUE with NAME one of ${LIMIT_NAMES.join(', ')}`);
     }
     // Two values for one limit: whichever won silently, the other was a mistake.
-    if (limits[known] !== undefined) throw new MinihubError('USAGE', `--limit ${known} is given twice; give each limit once`);
+    if (limits[known] !== undefined)
+      throw new MinihubError('USAGE', `--limit ${known} is given twice; give each limit once`);
     limits[known] = parsePositiveInteger(`--limit ${name}`, value);
   }
   if (maxBodyBytes !== undefined) {
     if (limits.maxBodyBytes !== undefined) {
-      throw new MinihubError('USAGE', '--max-body-bytes and --limit maxBodyBytes cannot be used together: they set the same limit; give one');
+      throw new MinihubError(
+        'USAGE',
+        '--max-body-bytes and --limit maxBodyBytes cannot be used together: they set the same limit; give one',
+      );
     }
     limits.maxBodyBytes = parsePositiveInteger('--max-body-bytes', maxBodyBytes);
   }
@@ -99,7 +113,10 @@ export function parseLimits(pairs: string[], maxBodyBytes: string | undefined): 
 export function parseCorsOrigins(values: string[]): string[] {
   for (const value of values) {
     if (value !== '*' && !/^https?:\/\/[^/?#\s]+$/i.test(value)) {
-      throw new MinihubError('USAGE', `--cors-origin ${value} is not an origin; expected * or scheme://host[:port], like http://localhost:3000`);
+      throw new MinihubError(
+        'USAGE',
+        `--cors-origin ${value} is not an origin; expected * or scheme://host[:port], like http://localhost:3000`,
+      );
     }
   }
   return values;
@@ -112,10 +129,15 @@ export function quoted(value: string): string {
 
 /** Refuses flags that the chosen action ignores, e.g. `token list --expires 1h`, instead of dropping them. */
 export function refuseFlagsOutside(values: Record<string, unknown>, allowed: string[], action: string): void {
-  const given = Object.keys(values).filter((name) => values[name] !== undefined && values[name] !== false && name !== 'help');
+  const given = Object.keys(values).filter(
+    (name) => values[name] !== undefined && values[name] !== false && name !== 'help',
+  );
   const stray = given.find((name) => !allowed.includes(name));
   if (stray !== undefined) {
     const takes = allowed.map((name) => `--${name}`).join(', ');
-    throw new MinihubError('USAGE', `--${stray} does not apply to "${action}"; it takes ${takes === '' ? 'no options' : takes}`);
+    throw new MinihubError(
+      'USAGE',
+      `--${stray} does not apply to "${action}"; it takes ${takes === '' ? 'no options' : takes}`,
+    );
   }
 }

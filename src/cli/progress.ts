@@ -11,7 +11,12 @@ const INTERVAL_MS = 1000;
  * share of the file's bytes whose aspects are committed, over the time since the start (reading and
  * parsing included), so it is what a user waits on.
  */
-export function ingestProgress(file: string, bytes: number, write: (line: string) => void, now: () => number = Date.now): (progress: IngestProgress) => void {
+export function ingestProgress(
+  file: string,
+  bytes: number,
+  write: (line: string) => void,
+  now: () => number = Date.now,
+): (progress: IngestProgress) => void {
   const started = now();
   let last = started;
   return ({ records, aspectsDone, aspectsTotal }) => {
@@ -20,7 +25,9 @@ export function ingestProgress(file: string, bytes: number, write: (line: string
     last = at;
     if (aspectsDone === 0) {
       // Called once the file is parsed, before the first write: a rate of 0 MB/s would mislead.
-      write(`  ${file}: read ${records} records in ${((at - started) / 1000).toFixed(1)} s; writing ${aspectsTotal} aspects\n`);
+      write(
+        `  ${file}: read ${records} records in ${((at - started) / 1000).toFixed(1)} s; writing ${aspectsTotal} aspects\n`,
+      );
       return;
     }
     const share = aspectsDone / aspectsTotal;

@@ -8,7 +8,8 @@ export function describeReport(report: IngestReport): string {
     .join(', ');
   return (
     `${report.source}: ${plural(report.records, 'record')}, ${plural(report.written, 'aspect')} written, ${report.unchanged} unchanged, ` +
-    `${report.rejected.length} rejected` + (entities === '' ? '' : ` (${entities})`)
+    `${report.rejected.length} rejected` +
+    (entities === '' ? '' : ` (${entities})`)
   );
 }
 

@@ -28,7 +28,12 @@ export async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<num
     process.stdout.write(SERVE_HELP);
     return 0;
   }
-  refuseTogether(values, 'memory', ['data', 'new-signing-key'], 'a memory catalogue has no data directory and signs with a fresh key each start');
+  refuseTogether(
+    values,
+    'memory',
+    ['data', 'new-signing-key'],
+    'a memory catalogue has no data directory and signs with a fresh key each start',
+  );
   const auth = !values['no-auth'];
   const started = performance.now();
   // Every option is checked before the server's code is loaded, so a mistyped one is refused quickly.
@@ -58,15 +63,20 @@ const SLOW_START_MS = 1000;
 function banner(hub: RunningServer, auth: boolean, seeds: string[], startMs: number): string {
   const lines = [`minihub listening on ${hub.url}`];
   const { store } = hub;
-  const took = startMs < SLOW_START_MS ? '' : `; ready in ${(startMs / 1000).toFixed(1)} s${store.replayedInWorker ? ', the log replayed on two threads' : ''}`;
+  const took =
+    startMs < SLOW_START_MS
+      ? ''
+      : `; ready in ${(startMs / 1000).toFixed(1)} s${store.replayedInWorker ? ', the log replayed on two threads' : ''}`;
   lines.push(
     store.location === 'memory'
       ? '  store   in memory: nothing is written to disk'
       : `  store   ${store.location} (${plural(store.recordCount, 'record')}, ${plural(store.catalogue.entityCount, 'entity', 'entities')}${took})`,
   );
-  if (hub.seedResumed) lines.push('  seed    resumed: an earlier start stopped while seeding; this one completed the seed');
+  if (hub.seedResumed)
+    lines.push('  seed    resumed: an earlier start stopped while seeding; this one completed the seed');
   for (const report of hub.seeded) lines.push(`  seeded  ${describeReport(report)}`);
-  if (seeds.length > 0 && hub.seeded.length === 0) lines.push('  seed    skipped: the data directory already holds a catalogue');
+  if (seeds.length > 0 && hub.seeded.length === 0)
+    lines.push('  seed    skipped: the data directory already holds a catalogue');
   const query = sampleQuery(hub);
   const headers = auth ? `-H ${shellQuote(`Authorization: Bearer ${hub.token}`)} ` : '';
   if (auth) {
@@ -76,7 +86,9 @@ function banner(hub: RunningServer, auth: boolean, seeds: string[], startMs: num
   } else {
     lines.push('  auth    OFF (--no-auth): every request acts as the root user "datahub"');
   }
-  lines.push(`  try     curl -s ${hub.graphqlUrl} ${headers}-H 'Content-Type: application/json' -d ${shellQuote(JSON.stringify({ query }))}`);
+  lines.push(
+    `  try     curl -s ${hub.graphqlUrl} ${headers}-H 'Content-Type: application/json' -d ${shellQuote(JSON.stringify({ query }))}`,
+  );
   return lines.join('\n') + '\n';
 }
 

@@ -10,7 +10,12 @@ import { withStore } from './with-store.ts';
 export async function userCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const { values, positionals } = parse(
     args,
-    { role: { type: 'string' }, data: { type: 'string' }, create: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    {
+      role: { type: 'string' },
+      data: { type: 'string' },
+      create: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
     true,
   );
   if (values.help || positionals.length === 0) {
@@ -27,7 +32,11 @@ export async function userCommand(args: string[], env: NodeJS.ProcessEnv): Promi
     expectArguments('user add', rest, ['NAME']);
     const username = rest[0] as string;
     const role = parseRole(values.role ?? 'none');
-    await withStore(dataDir, (store) => store.commit('addUser', root, (reader) => addUserChanges(reader, username, role)), storeOptions);
+    await withStore(
+      dataDir,
+      (store) => store.commit('addUser', root, (reader) => addUserChanges(reader, username, role)),
+      storeOptions,
+    );
     process.stdout.write(`added user ${username}${role === null ? ' (no role)' : ` with role ${role}`}\n`);
     return 0;
   }
@@ -36,7 +45,11 @@ export async function userCommand(args: string[], env: NodeJS.ProcessEnv): Promi
     expectArguments('user role', rest, ['NAME', 'ROLE']);
     const [username, roleText] = rest as [string, string];
     const role = parseRole(roleText);
-    await withStore(dataDir, (store) => store.commit('setRole', root, (reader) => setRoleChanges(reader, username, role)), storeOptions);
+    await withStore(
+      dataDir,
+      (store) => store.commit('setRole', root, (reader) => setRoleChanges(reader, username, role)),
+      storeOptions,
+    );
     process.stdout.write(`user ${username} now has ${role === null ? 'no role' : `role ${role}`}\n`);
     return 0;
   }
@@ -45,18 +58,26 @@ export async function userCommand(args: string[], env: NodeJS.ProcessEnv): Promi
     expectArguments('user list', rest, []);
     const users = await withStore(dataDir, async (store) => listUsers(store.catalogue), storeOptions);
     const width = Math.max(4, ...users.map((user) => user.username.length));
-    const lines = users.map((user) => `${user.username.padEnd(width)}  ${(user.role ?? '-').padEnd(6)}  ${user.displayName ?? ''}`.trimEnd());
+    const lines = users.map((user) =>
+      `${user.username.padEnd(width)}  ${(user.role ?? '-').padEnd(6)}  ${user.displayName ?? ''}`.trimEnd(),
+    );
     process.stdout.write([`${'USER'.padEnd(width)}  ROLE    NAME`, ...lines].join('\n') + '\n');
     return 0;
   }
-  throw new MinihubError('USAGE', `unknown user command ${quoted(positionals.join(' '))}; expected add NAME, role NAME ROLE or list`);
+  throw new MinihubError(
+    'USAGE',
+    `unknown user command ${quoted(positionals.join(' '))}; expected add NAME, role NAME ROLE or list`,
+  );
 }
 
 /** Refuses a missing or extra argument, naming the ones expected: `user add` alone must not read as an unknown command. */
 function expectArguments(command: string, given: string[], expected: string[]): void {
   if (given.length === expected.length) return;
   const usage = [command, ...expected].join(' ');
-  throw new MinihubError('USAGE', given.length < expected.length
-    ? `${command} needs ${expected.slice(given.length).join(' and ')}: ${usage}`
-    : `${command} takes ${expected.length === 0 ? 'no arguments' : expected.join(' ')}, got ${quoted(given.join(' '))}: ${usage}`);
+  throw new MinihubError(
+    'USAGE',
+    given.length < expected.length
+      ? `${command} needs ${expected.slice(given.length).join(' and ')}: ${usage}`
+      : `${command} takes ${expected.length === 0 ? 'no arguments' : expected.join(' ')}, got ${quoted(given.join(' '))}: ${usage}`,
+  );
 }

@@ -18,13 +18,19 @@ export interface WithStoreOptions {
   offerCreate?: boolean;
 }
 
-export async function withStore<T>(dataDir: string, run: (store: Store) => Promise<T>, options: WithStoreOptions = {}): Promise<T> {
+export async function withStore<T>(
+  dataDir: string,
+  run: (store: Store) => Promise<T>,
+  options: WithStoreOptions = {},
+): Promise<T> {
   if (options.create !== true) requireCatalogue(dataDir, options.offerCreate === true);
   const warn = (message: string): void => void process.stderr.write(`minihub: ${message}\n`);
   const store = await Store.open({ dataDir, warn });
   // serve refuses such a directory; a command that only reads or adds to it may go on, but says so.
   if (existsSync(join(dataDir, SEED_MARKER_FILE))) {
-    warn(`${quoted(dataDir)} holds a seed that was never completed (${SEED_MARKER_FILE}): its catalogue may be partial; "minihub serve --seed" with the same files completes it`);
+    warn(
+      `${quoted(dataDir)} holds a seed that was never completed (${SEED_MARKER_FILE}): its catalogue may be partial; "minihub serve --seed" with the same files completes it`,
+    );
   }
   try {
     return await run(store);
@@ -37,7 +43,10 @@ export async function withStore<T>(dataDir: string, run: (store: Store) => Promi
 export function requireCatalogue(dataDir: string, offerCreate: boolean): void {
   if (existsSync(join(dataDir, LOG_FILE))) return;
   if (existsSync(dataDir) && !statSync(dataDir).isDirectory()) {
-    throw new MinihubError('BAD_REQUEST', `${quoted(dataDir)} is a file, not a data directory; check --data (or MINIHUB_DATA)`);
+    throw new MinihubError(
+      'BAD_REQUEST',
+      `${quoted(dataDir)} is a file, not a data directory; check --data (or MINIHUB_DATA)`,
+    );
   }
   const fix = `check --data (or MINIHUB_DATA); "minihub serve" or "minihub ingest" makes one${offerCreate ? ', or add --create' : ''}`;
   const what = existsSync(dataDir)

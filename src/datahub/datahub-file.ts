@@ -93,14 +93,17 @@ function recordAspects(record: JsonValue): IngestedAspect[] {
   if ('proposedSnapshot' in record) return mceAspects(record.proposedSnapshot ?? null);
   if ('aspect' in record || 'aspectName' in record) return [mcpAspect(record)];
   if ('bucket' in record) {
-    throw badRequest('usage records (with "bucket") are not supported; expected MetadataChangeEvents or MetadataChangeProposals');
+    throw badRequest(
+      'usage records (with "bucket") are not supported; expected MetadataChangeEvents or MetadataChangeProposals',
+    );
   }
   const keys = Object.keys(record);
   throw badRequest(`the record is ${describe(record)}; ${EXPECTED_RECORD}`);
 }
 
 function mceAspects(snapshotUnion: JsonValue): IngestedAspect[] {
-  const expected = 'expected {"com.linkedin.pegasus2avro.metadata.snapshot.<Entity>Snapshot": {"urn", "aspects": [...]}}';
+  const expected =
+    'expected {"com.linkedin.pegasus2avro.metadata.snapshot.<Entity>Snapshot": {"urn", "aspects": [...]}}';
   const entries = isJsonObject(snapshotUnion) ? Object.entries(snapshotUnion) : [];
   const [entry] = entries;
   if (entries.length !== 1 || entry === undefined || !isJsonObject(entry[1])) {
@@ -117,10 +120,14 @@ function mceAspects(snapshotUnion: JsonValue): IngestedAspect[] {
   const snapshotEntity = shortName(snapshotType).replace(/Snapshot$/, '');
   // DataHub refuses a snapshot whose type disagrees with its URN; names differ only in case (CorpUser/corpuser).
   if (snapshotEntity.toLowerCase() !== entityType.toLowerCase()) {
-    throw badRequest(`${shown(urn)}: a ${shown(shortName(snapshotType))} cannot hold a "${entityType}" urn; expected a ${entityType} snapshot`);
+    throw badRequest(
+      `${shown(urn)}: a ${shown(shortName(snapshotType))} cannot hold a "${entityType}" urn; expected a ${entityType} snapshot`,
+    );
   }
   if (!Array.isArray(aspects)) {
-    throw badRequest(`${shown(urn)}: "aspects" is ${describe(aspects ?? null)}; expected an array of {"<aspect type>": {...}}`);
+    throw badRequest(
+      `${shown(urn)}: "aspects" is ${describe(aspects ?? null)}; expected an array of {"<aspect type>": {...}}`,
+    );
   }
 
   return aspects.map((item, i) => {
@@ -153,14 +160,20 @@ function mcpAspect(record: JsonObject): IngestedAspect {
   // As for snapshots: only a URN the API can read back, checked as the mutations check it.
   const entityType = checkedEntityType(entityUrn);
   if (declared !== undefined && declared !== null && declared !== entityType) {
-    throw badRequest(`${shown(entityUrn)}: entityType ${quoted(declared)} does not match the urn; expected "${entityType}"`);
+    throw badRequest(
+      `${shown(entityUrn)}: entityType ${quoted(declared)} does not match the urn; expected "${entityType}"`,
+    );
   }
   if (typeof aspectName !== 'string' || aspectName === '') {
-    throw badRequest(`${shown(entityUrn)}: "aspectName" is ${describe(aspectName ?? null)}; expected an aspect name such as "datasetProperties"`);
+    throw badRequest(
+      `${shown(entityUrn)}: "aspectName" is ${describe(aspectName ?? null)}; expected an aspect name such as "datasetProperties"`,
+    );
   }
   const where = `${shown(entityUrn)} ${shown(aspectName)}`;
   if (!isJsonObject(aspect)) {
-    throw badRequest(`${where}: "aspect" is ${describe(aspect ?? null)}; expected {"value": "<JSON string>"} or {"json": {...}}`);
+    throw badRequest(
+      `${where}: "aspect" is ${describe(aspect ?? null)}; expected {"value": "<JSON string>"} or {"json": {...}}`,
+    );
   }
 
   let value: JsonValue;
@@ -174,10 +187,14 @@ function mcpAspect(record: JsonObject): IngestedAspect {
     try {
       value = JSON.parse(aspect.value) as JsonValue;
     } catch (err) {
-      throw badRequest(`${where}: aspect.value is not valid JSON (${errorText(err)}); expected a JSON object in a string`);
+      throw badRequest(
+        `${where}: aspect.value is not valid JSON (${errorText(err)}); expected a JSON object in a string`,
+      );
     }
   } else {
-    throw badRequest(`${where}: "aspect" has neither a "value" string nor a "json" object; expected {"value": "<JSON string>"} or {"json": {...}}`);
+    throw badRequest(
+      `${where}: "aspect" has neither a "value" string nor a "json" object; expected {"value": "<JSON string>"} or {"json": {...}}`,
+    );
   }
   if (!isJsonObject(value)) {
     throw badRequest(`${where}: the aspect is ${describe(value)}; expected a JSON object`);
@@ -208,7 +225,10 @@ function normaliseKeys(value: JsonValue): JsonValue {
   if (Array.isArray(value)) return value.map(normaliseKeys);
   if (!isJsonObject(value)) return value;
   return Object.fromEntries(
-    Object.entries(value).map(([key, v]) => [normaliseTypeName(key), USER_KEYED_MAPS.has(key) ? userMap(v, false) : normaliseKeys(v)]),
+    Object.entries(value).map(([key, v]) => [
+      normaliseTypeName(key),
+      USER_KEYED_MAPS.has(key) ? userMap(v, false) : normaliseKeys(v),
+    ]),
   ) as JsonObject;
 }
 

@@ -35,7 +35,10 @@ const TOKEN_ASPECT = 'dataHubAccessTokenInfo';
  * Access tokens are left out. Users' `roleMembership` is kept: DataHub has that aspect too.
  */
 export function exportCatalogue(catalogue: Pick<Catalogue, 'entities'>): McpRecord[] {
-  return [...exportedRecords(catalogue)].map((record) => ({ ...record, aspect: { json: structuredClone(record.aspect.json) } }));
+  return [...exportedRecords(catalogue)].map((record) => ({
+    ...record,
+    aspect: { json: structuredClone(record.aspect.json) },
+  }));
 }
 
 /**
@@ -65,7 +68,11 @@ export function mcpFileText(records: readonly McpRecord[]): string {
  * `maxChunkBytes` (one record larger than that goes alone), so the file is never one string.
  * Returns how many records were written.
  */
-export async function writeMcpFile(records: Iterable<McpRecord>, sink: ChunkSink, maxChunkBytes?: number): Promise<number> {
+export async function writeMcpFile(
+  records: Iterable<McpRecord>,
+  sink: ChunkSink,
+  maxChunkBytes?: number,
+): Promise<number> {
   const writer = new ChunkedWriter(sink, maxChunkBytes);
   let count = 0;
   for (const record of records) {

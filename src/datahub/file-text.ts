@@ -45,6 +45,10 @@ function attempt<T>(path: string, operation: () => T): T {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (error as Error).message;
-    throw new MinihubError('BAD_REQUEST', `cannot read ${path}: ${why}; expected a DataHub MCE/MCP JSON or JSON-lines file`, { cause: error });
+    throw new MinihubError(
+      'BAD_REQUEST',
+      `cannot read ${path}: ${why}; expected a DataHub MCE/MCP JSON or JSON-lines file`,
+      { cause: error },
+    );
   }
 }

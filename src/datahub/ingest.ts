@@ -95,7 +95,11 @@ export async function ingestParsed(
       }),
     );
     written += changes.length;
-    onProgress?.({ records: parsed.records, aspectsDone: Math.min(start + INGEST_BATCH_ASPECTS, all.length), aspectsTotal: all.length });
+    onProgress?.({
+      records: parsed.records,
+      aspectsDone: Math.min(start + INGEST_BATCH_ASPECTS, all.length),
+      aspectsTotal: all.length,
+    });
   }
   return {
     source,

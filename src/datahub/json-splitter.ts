@@ -103,7 +103,10 @@ export class JsonSplitter {
   /** Checks that the text ended after the array or value; throws NotJson when it did not. */
   end(): void {
     if (this.#state === 'before') throw new NotJson('there is no JSON in it');
-    if (this.#state === 'inside') throw new NotJson(`it ends at character ${this.#offset}, before the ${this.#mode === 'array' ? 'array' : 'value'} does`);
+    if (this.#state === 'inside')
+      throw new NotJson(
+        `it ends at character ${this.#offset}, before the ${this.#mode === 'array' ? 'array' : 'value'} does`,
+      );
   }
 
   #element(last: string, onValue: (text: string) => void, closing: boolean): void {

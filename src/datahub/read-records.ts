@@ -24,19 +24,26 @@ export const EXPECTED_FILE = 'expected a JSON array of records, one JSON object,
  * `onRestart` is called first, and the records handed on so far are to be dropped. Throws BAD_REQUEST
  * when the text is neither JSON nor JSON lines; a bad line of JSON lines is a record with an `error`.
  */
-export function readRecords(pieces: TextPieces, source: string, onRecord: (record: RawRecord) => void, onRestart: () => void): void {
+export function readRecords(
+  pieces: TextPieces,
+  source: string,
+  onRecord: (record: RawRecord) => void,
+  onRestart: () => void,
+): void {
   const first = firstCharacter(pieces);
   if (first !== '[' && first !== '{') {
     const found = first === undefined ? 'the file is empty' : `it starts with ${JSON.stringify(first)}`;
     throw badRequest(`Cannot read ${source}: ${found}; ${EXPECTED_FILE}`);
   }
-  const unreadable = (why: string) => badRequest(`Cannot read ${source}: it is not valid JSON (${why}) nor JSON lines; ${EXPECTED_FILE}`);
+  const unreadable = (why: string) =>
+    badRequest(`Cannot read ${source}: it is not valid JSON (${why}) nor JSON lines; ${EXPECTED_FILE}`);
 
   if (first === '[') {
     let count = 0;
     try {
       const splitter = new JsonSplitter('array');
-      for (const piece of pieces()) splitter.push(piece, (text) => onRecord({ record: ++count, value: parseValue(text, `record ${count + 1}`) }));
+      for (const piece of pieces())
+        splitter.push(piece, (text) => onRecord({ record: ++count, value: parseValue(text, `record ${count + 1}`) }));
       splitter.end();
       return;
     } catch (error) {
@@ -85,7 +92,11 @@ function readJsonLines(pieces: TextPieces, source: string, onRecord: (record: Ra
         firstLineError = (error as Error).message;
         return false;
       }
-      record = { record: lineNumber, value: null, error: `${source}:${lineNumber}: not valid JSON (${(error as Error).message}); expected one JSON record per line` };
+      record = {
+        record: lineNumber,
+        value: null,
+        error: `${source}:${lineNumber}: not valid JSON (${(error as Error).message}); expected one JSON record per line`,
+      };
     }
     records++;
     if (records === 1) held = record;

@@ -61,9 +61,12 @@ export function costRule(limits: CostLimits): (context: ValidationContext) => AS
         const name = operation.name === undefined ? 'The operation' : `Operation "${operation.name.value}"`;
         const over: string[] = [];
         if (cost.depth > limits.maxDepth) over.push(`nests selections more than ${limits.maxDepth} deep`);
-        if (cost.fields > limits.maxFields) over.push(`selects ${cost.fields} fields; the limit is ${limits.maxFields}`);
-        if (cost.aliases > limits.maxAliases) over.push(`uses ${cost.aliases} aliases; the limit is ${limits.maxAliases}`);
-        if (over.length > 0) context.reportError(new GraphQLError(`${name} ${over.join(', and ')}.`, { nodes: operation }));
+        if (cost.fields > limits.maxFields)
+          over.push(`selects ${cost.fields} fields; the limit is ${limits.maxFields}`);
+        if (cost.aliases > limits.maxAliases)
+          over.push(`uses ${cost.aliases} aliases; the limit is ${limits.maxAliases}`);
+        if (over.length > 0)
+          context.reportError(new GraphQLError(`${name} ${over.join(', and ')}.`, { nodes: operation }));
       },
     };
   };

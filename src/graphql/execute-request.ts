@@ -2,7 +2,18 @@
 // validate, execute, format errors). Pure of HTTP and of caching: response-cache.ts wraps it and says,
 // through a ReadWatch, which operations' reads to record.
 
-import { execute, getOperationAST, GraphQLError, Kind, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
+import {
+  execute,
+  getOperationAST,
+  GraphQLError,
+  Kind,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type GraphQLSchema,
+  type ValidationRule,
+} from 'graphql';
 
 import type { Limits } from '../limits.ts';
 import { rootValue } from '../resolvers/root.ts';
@@ -82,9 +93,16 @@ export class GraphQLExecutor<Recorder extends AspectReader = AspectReader, Seen 
   }
 
   /** Runs a query with a reader over the store's catalogue, a mutation with the store itself. */
-  async run(params: GraphQLParams, context: MutationContext, options: RunOptions = {}): Promise<ExecutionOutcome<Seen>> {
+  async run(
+    params: GraphQLParams,
+    context: MutationContext,
+    options: RunOptions = {},
+  ): Promise<ExecutionOutcome<Seen>> {
     // A client's operationName is logged only when it is a plain GraphQL name: no line breaks, no secrets' shapes.
-    const named = params.operationName !== null && /^[_A-Za-z][_0-9A-Za-z]{0,99}$/.test(params.operationName) ? params.operationName : null;
+    const named =
+      params.operationName !== null && /^[_A-Za-z][_0-9A-Za-z]{0,99}$/.test(params.operationName)
+        ? params.operationName
+        : null;
     let cached = this.#cache.get(params.query);
     if (cached === undefined) {
       let document: DocumentNode;
@@ -92,12 +110,16 @@ export class GraphQLExecutor<Recorder extends AspectReader = AspectReader, Seen 
         document = parse(params.query, { maxTokens: this.#maxTokens });
       } catch (error) {
         if (error instanceof GraphQLError && error.message.includes(' tokens. Parsing aborted.')) {
-          const tooLong = new GraphQLError(`Syntax Error: the document has more than ${this.#maxTokens} tokens (the maxTokens limit).`, { source: error.source, positions: error.positions });
+          const tooLong = new GraphQLError(
+            `Syntax Error: the document has more than ${this.#maxTokens} tokens (the maxTokens limit).`,
+            { source: error.source, positions: error.positions },
+          );
           return this.#failure([tooLong], 'syntax', named);
         }
         if (error instanceof GraphQLError) return this.#failure([error], 'syntax', named);
         // graphql-js parses recursively: a document nested deep enough within maxTokens exhausts the stack.
-        if (error instanceof RangeError) return this.#failure([new GraphQLError('Syntax Error: the document nests too deeply.')], 'syntax', named);
+        if (error instanceof RangeError)
+          return this.#failure([new GraphQLError('Syntax Error: the document nests too deeply.')], 'syntax', named);
         throw error;
       }
       const errors = this.#validate(document);
@@ -109,20 +131,33 @@ export class GraphQLExecutor<Recorder extends AspectReader = AspectReader, Seen 
     // What the chosen operation is does not change between requests: work it out once per document.
     let facts = cached.operations.get(params.operationName ?? '');
     if (facts === undefined) {
-      facts = { watched: this.#watch?.watches(document, params.operationName) ?? false, rootField: firstRootField(document, params.operationName) };
+      facts = {
+        watched: this.#watch?.watches(document, params.operationName) ?? false,
+        rootField: firstRootField(document, params.operationName),
+      };
       // Only names the document defines are remembered, so made-up names cannot grow the map.
-      if (getOperationAST(document, params.operationName) !== null) cached.operations.set(params.operationName ?? '', facts);
+      if (getOperationAST(document, params.operationName) !== null)
+        cached.operations.set(params.operationName ?? '', facts);
     }
     const operation = named ?? facts.rootField;
     // Checked once the document is known valid, as graphql-http's reference server does; nothing has run yet.
     const chosen = getOperationAST(document, params.operationName) ?? null;
     if (options.queriesOnly === true && chosen !== null && chosen.operation !== 'query') {
-      return { response: { data: null, extensions: {} }, read: null, requestError: true, operation, notAQuery: chosen.operation };
+      return {
+        response: { data: null, extensions: {} },
+        read: null,
+        requestError: true,
+        operation,
+        notAQuery: chosen.operation,
+      };
     }
     // The schema has no Subscription type, yet graphql-js validates a subscription and only its execute
     // fails (an unexpected error): refused here as a request error instead, with nothing run.
     if (chosen?.operation === 'subscription') {
-      const refused = new GraphQLError('minihub serves no subscriptions; send this operation as a query (or a mutation over POST)', { nodes: chosen });
+      const refused = new GraphQLError(
+        'minihub serves no subscriptions; send this operation as a query (or a mutation over POST)',
+        { nodes: chosen },
+      );
       return this.#failure([refused], 'validation', operation);
     }
     const { store, tokens, actor, limits } = context;
@@ -131,7 +166,8 @@ export class GraphQLExecutor<Recorder extends AspectReader = AspectReader, Seen 
     const recorder = watch !== null ? watch.recorder(catalogue) : null;
     // A query sees a reader and no store, a mutation the store: see resolvers/context.ts. With no operation
     // chosen (an unknown name), execute reports the error before any resolver runs.
-    const contextValue: QueryContext | MutationContext = chosen?.operation === 'mutation' ? context : { reader: recorder ?? catalogue, tokens, actor, limits };
+    const contextValue: QueryContext | MutationContext =
+      chosen?.operation === 'mutation' ? context : { reader: recorder ?? catalogue, tokens, actor, limits };
     const pending = execute({
       schema: this.#schema,
       document,
@@ -161,20 +197,29 @@ export class GraphQLExecutor<Recorder extends AspectReader = AspectReader, Seen 
       const over = validate(this.#schema, document, this.#costRules);
       return over.length > 0 ? over : validate(this.#schema, document, specifiedRules);
     } catch (error) {
-      if (error instanceof RangeError) return [new GraphQLError('The document nests fragments too deeply to validate.')];
+      if (error instanceof RangeError)
+        return [new GraphQLError('The document nests fragments too deeply to validate.')];
       throw error;
     }
   }
 
   #failure(errors: readonly GraphQLError[], phase: ErrorPhase, operation: string | null): ExecutionOutcome<Seen> {
     const formatted = errors.map((error) => formatError(error, phase, this.#logUnexpected));
-    return { response: { errors: formatted, data: null, extensions: {} }, read: null, requestError: true, operation, notAQuery: null };
+    return {
+      response: { errors: formatted, data: null, extensions: {} },
+      read: null,
+      requestError: true,
+      operation,
+      notAQuery: null,
+    };
   }
 }
 
 /** The name of the first field selected at the root of the operation that runs, e.g. `dataset`. */
 function firstRootField(document: DocumentNode, operationName: string | null): string | null {
-  const operation = getOperationAST(document, operationName) ?? document.definitions.find((definition) => definition.kind === Kind.OPERATION_DEFINITION);
+  const operation =
+    getOperationAST(document, operationName) ??
+    document.definitions.find((definition) => definition.kind === Kind.OPERATION_DEFINITION);
   if (operation?.kind !== Kind.OPERATION_DEFINITION) return null;
   const field = operation.selectionSet.selections.find((selection) => selection.kind === Kind.FIELD);
   return field?.kind === Kind.FIELD ? field.name.value : null;

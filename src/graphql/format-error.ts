@@ -26,10 +26,16 @@ const MAX_UNQUOTED_CHARS = 150;
 const DATAHUB_TYPES = new Set(['BAD_REQUEST', 'UNAUTHORIZED', 'NOT_FOUND', 'SERVER_ERROR']);
 
 /** `logUnexpected` receives failures that are bugs or I/O trouble, with the detail the client never sees. */
-export function formatError(error: GraphQLError, phase: ErrorPhase, logUnexpected: (error: unknown) => void): ErrorEntry {
+export function formatError(
+  error: GraphQLError,
+  phase: ErrorPhase,
+  logUnexpected: (error: unknown) => void,
+): ErrorEntry {
   const base = { locations: error.locations, path: error.path };
-  if (phase === 'syntax') return { message: bounded(error.message), ...base, extensions: { classification: 'InvalidSyntax' } };
-  if (phase === 'validation') return { message: bounded(error.message), ...base, extensions: { classification: 'ValidationError' } };
+  if (phase === 'syntax')
+    return { message: bounded(error.message), ...base, extensions: { classification: 'InvalidSyntax' } };
+  if (phase === 'validation')
+    return { message: bounded(error.message), ...base, extensions: { classification: 'ValidationError' } };
   const original = error.originalError;
   // minihub's own failures of DataHub's kinds are worded for the client (a server-side one carries no
   // path or detail; its cause, logged here, does). Anything else is a bug: generic message, logged.
@@ -42,7 +48,11 @@ export function formatError(error: GraphQLError, phase: ErrorPhase, logUnexpecte
     };
   }
   logUnexpected(original ?? error);
-  return { message: UNKNOWN_ERROR, ...base, extensions: { code: 500, type: 'SERVER_ERROR', classification: 'DataFetchingException' } };
+  return {
+    message: UNKNOWN_ERROR,
+    ...base,
+    extensions: { code: 500, type: 'SERVER_ERROR', classification: 'DataFetchingException' },
+  };
 }
 
 /** A graphql-js message with every quoted value cut to a short quote, and at most MAX_GRAPHQL_MESSAGE_CHARS long. */

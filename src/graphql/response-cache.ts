@@ -28,7 +28,16 @@ interface Entry {
 // Root fields whose answers depend only on entities read through the query's reader (and the schema, for
 // introspection), so an answer can be reused while those entities are unchanged. listAccessTokens lists
 // every token, which no recorder of single entities can follow, and mutations write: never cached.
-const CACHEABLE_ROOT_FIELDS = new Set(['dataset', 'container', 'tag', 'corpUser', 'me', '__typename', '__schema', '__type']);
+const CACHEABLE_ROOT_FIELDS = new Set([
+  'dataset',
+  'container',
+  'tag',
+  'corpUser',
+  'me',
+  '__typename',
+  '__schema',
+  '__type',
+]);
 
 /** Turns a request's text into GraphQL parameters; throws (as the caller's protocol wants) when it cannot. */
 export type ParamsReader = (method: RequestMethod, text: string) => GraphQLParams;
@@ -107,11 +116,20 @@ export class ResponseCache {
    * The cached answer and its label, if every entity it read is as it was; a stale entry is dropped.
    * `request` is the POST body's text, or the GET query string's: the same query sent both ways is two entries.
    */
-  getAnswer(actor: string, method: RequestMethod, request: string, catalogue: Catalogue): { bytes: Buffer; label: string } | undefined {
+  getAnswer(
+    actor: string,
+    method: RequestMethod,
+    request: string,
+    catalogue: Catalogue,
+  ): { bytes: Buffer; label: string } | undefined {
     const key = keyOf(actor, method, request);
     const entry = this.#entries.get(key);
     if (entry === undefined) return undefined;
-    if (entry.epoch === catalogue.epoch && entry.dependencies.every(([urn, version]) => catalogue.version(urn) === version)) return entry;
+    if (
+      entry.epoch === catalogue.epoch &&
+      entry.dependencies.every(([urn, version]) => catalogue.version(urn) === version)
+    )
+      return entry;
     this.#entries.delete(key);
     return undefined;
   }
@@ -137,7 +155,10 @@ export interface ReadSnapshot {
 
 /** The versions of `touched` now: take it in the same tick as the reads, before any write can land. */
 export function snapshot(touched: Iterable<string>, catalogue: Catalogue): ReadSnapshot {
-  return { epoch: catalogue.epoch, dependencies: [...touched].map((urn): [string, number] => [urn, catalogue.version(urn)]) };
+  return {
+    epoch: catalogue.epoch,
+    dependencies: [...touched].map((urn): [string, number] => [urn, catalogue.version(urn)]),
+  };
 }
 
 /** Reads through to the catalogue and notes every entity read, so an answer knows what it depends on. */
@@ -171,7 +192,9 @@ function isCacheable(document: DocumentNode, operationName: string | null): bool
   const operation = getOperationAST(document, operationName);
   return (
     operation?.operation === 'query' &&
-    operation.selectionSet.selections.every((selection) => selection.kind === Kind.FIELD && CACHEABLE_ROOT_FIELDS.has(selection.name.value))
+    operation.selectionSet.selections.every(
+      (selection) => selection.kind === Kind.FIELD && CACHEABLE_ROOT_FIELDS.has(selection.name.value),
+    )
   );
 }
 

@@ -37,7 +37,9 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     const onError = (error: NodeJS.ErrnoException) => {
       cleanup();
       // A client that leaves mid-body (or is timed out) is no server fault: answer it, rather than log a bug.
-      reject(error.code === 'ECONNRESET' ? new HttpError(400, 'the connection closed before the whole body arrived') : error);
+      reject(
+        error.code === 'ECONNRESET' ? new HttpError(400, 'the connection closed before the whole body arrived') : error,
+      );
     };
     const cleanup = () => {
       req.off('data', onData);

@@ -17,9 +17,11 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
   const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
   const message =
     // The URL counts too: a GraphQL query sent with GET is where a long one usually is.
-    status === 431 ? `the request line and headers are larger than ${maxHeaderSize} bytes; send a long GraphQL query as a POST with a JSON body, not in the URL`
-    : status === 408 ? 'the request was not received in time'
-    : `the request is not valid HTTP (${error.code ?? 'parse error'})`;
+    status === 431
+      ? `the request line and headers are larger than ${maxHeaderSize} bytes; send a long GraphQL query as a POST with a JSON body, not in the URL`
+      : status === 408
+        ? 'the request was not received in time'
+        : `the request is not valid HTTP (${error.code ?? 'parse error'})`;
   const body = JSON.stringify({ errors: [{ message }] });
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
@@ -30,5 +32,8 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
 /** node:http's 'checkExpectation': an Expect other than 100-continue, which node would answer with an empty 417. */
 export function answerExpectationFailed(req: IncomingMessage, res: ServerResponse): void {
   closeAfterAnswer(req, res);
-  sendHttpError(res, new HttpError(417, `Expect: ${shown(req.headers.expect ?? '')} is not supported; only 100-continue is`));
+  sendHttpError(
+    res,
+    new HttpError(417, `Expect: ${shown(req.headers.expect ?? '')} is not supported; only 100-continue is`),
+  );
 }

@@ -65,6 +65,9 @@ export function bytesAnswer(status: number, bytes: Buffer, headers: Headers = {}
 
 /** An HttpError as its JSON answer, `{errors: [{message, extensions?}]}`, after the headers already chosen. */
 export function errorAnswer(error: HttpError, headers: Headers = {}): HttpAnswer {
-  const entry = error.extensions === undefined ? { message: error.message } : { message: error.message, extensions: error.extensions };
+  const entry =
+    error.extensions === undefined
+      ? { message: error.message }
+      : { message: error.message, extensions: error.extensions };
   return jsonAnswer(error.status, { errors: [entry] }, { ...headers, ...error.headers });
 }

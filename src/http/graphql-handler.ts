@@ -11,7 +11,15 @@ import type { Limits } from '../limits.ts';
 import type { Store } from '../store/store.ts';
 import { createCors } from './cors.ts';
 import { readGraphQLParams, readGraphQLSearchParams } from './graphql-params.ts';
-import { bytesAnswer, errorAnswer, HttpError, searchOf, type Headers, type HttpAnswer, type HttpRequest } from './exchange.ts';
+import {
+  bytesAnswer,
+  errorAnswer,
+  HttpError,
+  searchOf,
+  type Headers,
+  type HttpAnswer,
+  type HttpRequest,
+} from './exchange.ts';
 import { GRAPHQL_RESPONSE, responseMediaType } from './media-type.ts';
 
 export interface GraphQLHandlerOptions {
@@ -39,7 +47,9 @@ const RESPONSE_CACHE_BYTES = 64 * 1024 * 1024;
 export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHandler {
   const { store, tokens, auth, limits, corsOrigins = [], logError } = options;
   const readParams = (method: RequestMethod, text: string): GraphQLParams =>
-    method === 'GET' ? badRequestOf(() => readGraphQLSearchParams(text, limits)) : badRequestOf(() => readGraphQLParams(parseJson(text), limits));
+    method === 'GET'
+      ? badRequestOf(() => readGraphQLSearchParams(text, limits))
+      : badRequestOf(() => readGraphQLParams(parseJson(text), limits));
   const executor = new CachedExecutor({ store, tokens, limits, logError, readParams, maxBytes: RESPONSE_CACHE_BYTES });
   const cors = createCors(corsOrigins);
 
@@ -52,8 +62,14 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHan
     // The answer is one user's view at one moment: no cache may keep it. A GET would otherwise be cacheable
     // by default heuristics; a POST is not, but saying so costs nothing. Its Content-Type follows Accept, its
     // body the token, and its CORS headers the Origin when CORS is configured.
-    const vary = allowed.headers.Vary === undefined ? 'Accept, Authorization' : `Accept, Authorization, ${allowed.headers.Vary}`;
-    const headers: Headers = { ...allowed.headers, 'Content-Type': `${media}; charset=utf-8`, 'Cache-Control': 'no-store', Vary: vary };
+    const vary =
+      allowed.headers.Vary === undefined ? 'Accept, Authorization' : `Accept, Authorization, ${allowed.headers.Vary}`;
+    const headers: Headers = {
+      ...allowed.headers,
+      'Content-Type': `${media}; charset=utf-8`,
+      'Cache-Control': 'no-store',
+      Vary: vary,
+    };
     // What the request log names this request by, once the operation is known (refusals after that included).
     // A plain record rather than a callback: no closure is made per request.
     const label: Label = { operation: undefined };
@@ -77,7 +93,11 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHan
     const method = request.method;
     // HEAD too is refused, as graphql-http's reference server does: answering it would mean running the query.
     if (method !== 'POST' && method !== 'GET') {
-      throw new HttpError(405, `${method} is not supported on /api/graphql; send a POST with a JSON body, or a query as GET with ?query=`, { Allow: 'GET, POST' });
+      throw new HttpError(
+        405,
+        `${method} is not supported on /api/graphql; send a POST with a JSON body, or a query as GET with ?query=`,
+        { Allow: 'GET, POST' },
+      );
     }
     const actor = auth ? authenticate(tokens, request.headers.authorization) : ROOT_USER;
     // What identifies the request: a GET's query string (node's header size limit bounds it), a POST's body.
@@ -103,7 +123,10 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHan
     if (requestError && media === GRAPHQL_RESPONSE) {
       // GraphQL over HTTP: a request that never executed is a 400 without a data entry. With application/json
       // it stays 200 with data: null, as DataHub answers.
-      return { status: 400, body: Buffer.from(JSON.stringify({ errors: response.errors, extensions: response.extensions })) };
+      return {
+        status: 400,
+        body: Buffer.from(JSON.stringify({ errors: response.errors, extensions: response.extensions })),
+      };
     }
     return { status: 200, body: bytes ?? Buffer.from(JSON.stringify(response)) };
   }
@@ -116,7 +139,8 @@ function authenticate(tokens: TokenService, header: string | undefined): string 
     if (error instanceof AuthenticationError) {
       const extensions = { code: 401, type: 'UNAUTHENTICATED', reason: error.reason };
       // RFC 6750: a request without credentials gets the challenge alone, a bad token an error code too.
-      const challenge = error.reason === 'missing' ? 'Bearer realm="minihub"' : 'Bearer realm="minihub", error="invalid_token"';
+      const challenge =
+        error.reason === 'missing' ? 'Bearer realm="minihub"' : 'Bearer realm="minihub", error="invalid_token"';
       throw new HttpError(401, error.message, { 'WWW-Authenticate': challenge }, extensions);
     }
     throw error;
@@ -127,7 +151,10 @@ function authenticate(tokens: TokenService, header: string | undefined): string 
 async function readJsonText(request: HttpRequest, maxBytes: number): Promise<string> {
   const contentType = request.headers['content-type'] ?? '';
   if (!/^application\/json\s*(;|$)/i.test(contentType)) {
-    throw new HttpError(415, `Content-Type ${contentType === '' ? 'is missing' : `"${shown(contentType)}" is not supported`}; expected application/json`);
+    throw new HttpError(
+      415,
+      `Content-Type ${contentType === '' ? 'is missing' : `"${shown(contentType)}" is not supported`}; expected application/json`,
+    );
   }
   const bytes = await request.body(maxBytes);
   try {

@@ -8,9 +8,14 @@ import type { Limits } from '../limits.ts';
 import { isJsonObject, type JsonObject, type JsonValue } from '../aspects/json.ts';
 
 /** Reads {query, variables?, operationName?} from a parsed JSON body; throws BAD_REQUEST naming the problem. */
-export function readGraphQLParams(body: unknown, limits: Pick<Limits, 'maxQueryLength' | 'maxVariablesDepth'>): GraphQLParams {
-  if (!isJsonObject(body)) throw new MinihubError('BAD_REQUEST', 'the JSON body must be an object like {"query": "...", "variables": {}}');
-  if (body.query === undefined) throw new MinihubError('BAD_REQUEST', 'the JSON body has no "query"; expected a GraphQL document string');
+export function readGraphQLParams(
+  body: unknown,
+  limits: Pick<Limits, 'maxQueryLength' | 'maxVariablesDepth'>,
+): GraphQLParams {
+  if (!isJsonObject(body))
+    throw new MinihubError('BAD_REQUEST', 'the JSON body must be an object like {"query": "...", "variables": {}}');
+  if (body.query === undefined)
+    throw new MinihubError('BAD_REQUEST', 'the JSON body has no "query"; expected a GraphQL document string');
   return checkedParams(body, limits);
 }
 
@@ -19,21 +24,32 @@ export function readGraphQLParams(body: unknown, limits: Pick<Limits, 'maxQueryL
  * HTTP describes: `query`, `operationName`, and `variables` and `extensions` as JSON text. Throws
  * BAD_REQUEST naming the parameter at fault.
  */
-export function readGraphQLSearchParams(search: string, limits: Pick<Limits, 'maxQueryLength' | 'maxVariablesDepth'>): GraphQLParams {
+export function readGraphQLSearchParams(
+  search: string,
+  limits: Pick<Limits, 'maxQueryLength' | 'maxVariablesDepth'>,
+): GraphQLParams {
   const found = new URLSearchParams(search);
   const fields: JsonObject = {};
   for (const name of ['query', 'operationName', 'variables', 'extensions'] as const) {
     const values = found.getAll(name);
     if (values.length === 0) continue;
     // One value each: with two, a proxy and minihub could each read a different one.
-    if (values.length > 1) throw new MinihubError('BAD_REQUEST', `the query string gives "${name}" ${values.length} times; expected it once`);
+    if (values.length > 1)
+      throw new MinihubError(
+        'BAD_REQUEST',
+        `the query string gives "${name}" ${values.length} times; expected it once`,
+      );
     const text = values[0] as string;
     // GraphQL over HTTP: an empty operationName is the same as none, as a form with a blank field sends it.
     if (name === 'operationName' && text === '') continue;
-    fields[name] = name === 'variables' || name === 'extensions' ? jsonParameter(name, text, limits.maxQueryLength) : text;
+    fields[name] =
+      name === 'variables' || name === 'extensions' ? jsonParameter(name, text, limits.maxQueryLength) : text;
   }
   if (fields.query === undefined) {
-    throw new MinihubError('BAD_REQUEST', 'the query string has no "query"; expected /api/graphql?query=<GraphQL document>[&variables=<JSON object>] (or a POST with a JSON body)');
+    throw new MinihubError(
+      'BAD_REQUEST',
+      'the query string has no "query"; expected /api/graphql?query=<GraphQL document>[&variables=<JSON object>] (or a POST with a JSON body)',
+    );
   }
   return checkedParams(fields, limits);
 }
@@ -42,18 +58,29 @@ export function readGraphQLSearchParams(search: string, limits: Pick<Limits, 'ma
 function jsonParameter(name: string, text: string, maxLength: number): JsonValue {
   if (text === '') return null;
   // The URL's own size limit bounds this already; the check keeps the parse bounded if that limit is raised.
-  if (text.length > maxLength) throw new MinihubError('BAD_REQUEST', `"${name}" is ${text.length} characters long; the limit is ${maxLength}`);
+  if (text.length > maxLength)
+    throw new MinihubError('BAD_REQUEST', `"${name}" is ${text.length} characters long; the limit is ${maxLength}`);
   try {
     return JSON.parse(text) as JsonValue;
   } catch (error) {
-    throw new MinihubError('BAD_REQUEST', `"${name}" in the query string is not valid JSON (${shown((error as Error).message)}); expected a JSON object`);
+    throw new MinihubError(
+      'BAD_REQUEST',
+      `"${name}" in the query string is not valid JSON (${shown((error as Error).message)}); expected a JSON object`,
+    );
   }
 }
 
 /** The checks a POST body and a GET query string share, once both are a map of named values. */
-function checkedParams(fields: JsonObject, limits: Pick<Limits, 'maxQueryLength' | 'maxVariablesDepth'>): GraphQLParams {
+function checkedParams(
+  fields: JsonObject,
+  limits: Pick<Limits, 'maxQueryLength' | 'maxVariablesDepth'>,
+): GraphQLParams {
   const { query, variables, operationName, extensions } = fields;
-  if (typeof query !== 'string') throw new MinihubError('BAD_REQUEST', `"query" must be a string holding a GraphQL document, not ${describe(query)}`);
+  if (typeof query !== 'string')
+    throw new MinihubError(
+      'BAD_REQUEST',
+      `"query" must be a string holding a GraphQL document, not ${describe(query)}`,
+    );
   if (variables !== undefined && variables !== null && !isJsonObject(variables)) {
     throw new MinihubError('BAD_REQUEST', `"variables" must be an object or null, not ${describe(variables)}`);
   }
@@ -65,7 +92,10 @@ function checkedParams(fields: JsonObject, limits: Pick<Limits, 'maxQueryLength'
     throw new MinihubError('BAD_REQUEST', `"operationName" must be a string or null, not ${describe(operationName)}`);
   }
   if (query.length > limits.maxQueryLength) {
-    throw new MinihubError('BAD_REQUEST', `"query" is ${query.length} characters long; the limit is ${limits.maxQueryLength}`);
+    throw new MinihubError(
+      'BAD_REQUEST',
+      `"query" is ${query.length} characters long; the limit is ${limits.maxQueryLength}`,
+    );
   }
   if (variables != null && nesting(variables, limits.maxVariablesDepth) > limits.maxVariablesDepth) {
     throw new MinihubError('BAD_REQUEST', `"variables" nest more than ${limits.maxVariablesDepth} levels deep`);

@@ -19,13 +19,25 @@ export function listenError(error: unknown, port: number, host: string): unknown
         { cause: error },
       );
     case 'EACCES':
-      return new MinihubError('BAD_REQUEST', `not allowed to listen on ${at}: ports below 1024 need privileges; choose a port from 1024 up (--port N)`, { cause: error });
+      return new MinihubError(
+        'BAD_REQUEST',
+        `not allowed to listen on ${at}: ports below 1024 need privileges; choose a port from 1024 up (--port N)`,
+        { cause: error },
+      );
     case 'EADDRNOTAVAIL':
-      return new MinihubError('BAD_REQUEST', `cannot listen on ${at}: "${shown(host)}" is not an address of this machine; use 127.0.0.1, 0.0.0.0 (every interface) or one of this machine's addresses (--host)`, { cause: error });
+      return new MinihubError(
+        'BAD_REQUEST',
+        `cannot listen on ${at}: "${shown(host)}" is not an address of this machine; use 127.0.0.1, 0.0.0.0 (every interface) or one of this machine's addresses (--host)`,
+        { cause: error },
+      );
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
     case 'EAI_FAIL':
-      return new MinihubError('BAD_REQUEST', `cannot listen on host "${shown(host)}": no such host name (${code}); use 127.0.0.1, 0.0.0.0, localhost or an address of this machine (--host)`, { cause: error });
+      return new MinihubError(
+        'BAD_REQUEST',
+        `cannot listen on host "${shown(host)}": no such host name (${code}); use 127.0.0.1, 0.0.0.0, localhost or an address of this machine (--host)`,
+        { cause: error },
+      );
     default:
       return error;
   }

@@ -16,7 +16,12 @@ export function responseMediaType(accept: string | undefined): ResponseMediaType
   let bestQ = -1;
   for (const range of accept.split(',')) {
     const [type = '', ...params] = range.split(';').map((part) => part.trim().toLowerCase());
-    const media = type === GRAPHQL_RESPONSE ? GRAPHQL_RESPONSE : type === JSON_MEDIA || type === 'application/*' || type === '*/*' ? JSON_MEDIA : null;
+    const media =
+      type === GRAPHQL_RESPONSE
+        ? GRAPHQL_RESPONSE
+        : type === JSON_MEDIA || type === 'application/*' || type === '*/*'
+          ? JSON_MEDIA
+          : null;
     if (media === null) continue;
     const q = qualityOf(params);
     if (q > bestQ) {

@@ -17,7 +17,10 @@ export function createNodeServer(limits: Limits, listener: RequestListener): Ser
     headersTimeout: Math.min(limits.headersTimeoutMs, requestTimeout),
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     // Timeouts are enforced only when node:http checks, every this many ms.
-    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(Math.min(limits.headersTimeoutMs, requestTimeout) / 2))),
+    connectionsCheckingInterval: Math.max(
+      50,
+      Math.min(1000, Math.floor(Math.min(limits.headersTimeoutMs, requestTimeout) / 2)),
+    ),
     // The adapter refuses a missing Host itself, with a JSON body; node's refusal has none.
     requireHostHeader: false,
   });

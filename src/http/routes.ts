@@ -37,7 +37,12 @@ export function createRoutes(options: RouteOptions): Routes {
         return graphiql(request, '');
       default:
         if (path.startsWith(`${GRAPHIQL_PATH}/`)) return graphiql(request, path.slice(GRAPHIQL_PATH.length + 1));
-        throw new HttpError(404, `no route for ${request.method} ${shown(path)}; minihub serves ${ENDPOINTS.join(', ')}`, {}, { endpoints: ENDPOINTS });
+        throw new HttpError(
+          404,
+          `no route for ${request.method} ${shown(path)}; minihub serves ${ENDPOINTS.join(', ')}`,
+          {},
+          { endpoints: ENDPOINTS },
+        );
     }
   }
 

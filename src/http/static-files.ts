@@ -69,7 +69,10 @@ export function createStaticFiles(dir: string = PAGE_DIR): StaticFilesHandler {
   const files = listFiles(dir);
   return async (request, name) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      throw new HttpError(405, `${request.method} is not supported on ${GRAPHIQL_PATH}; use GET`, { ...SECURITY_HEADERS, Allow: 'GET, HEAD' });
+      throw new HttpError(405, `${request.method} is not supported on ${GRAPHIQL_PATH}; use GET`, {
+        ...SECURITY_HEADERS,
+        Allow: 'GET, HEAD',
+      });
     }
     const file = files.get(name === '' ? INDEX : name);
     if (file === undefined) throw notFound(name);
@@ -92,7 +95,11 @@ export function createStaticFiles(dir: string = PAGE_DIR): StaticFilesHandler {
 }
 
 function notFound(name: string): HttpError {
-  return new HttpError(404, `no file "${shown(name)}" under ${GRAPHIQL_PATH}/; the page is ${GRAPHIQL_PATH}`, SECURITY_HEADERS);
+  return new HttpError(
+    404,
+    `no file "${shown(name)}" under ${GRAPHIQL_PATH}/; the page is ${GRAPHIQL_PATH}`,
+    SECURITY_HEADERS,
+  );
 }
 
 /** Regular files of a served type, by their path relative to `dir` with '/' separators. */

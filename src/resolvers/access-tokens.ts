@@ -48,10 +48,15 @@ export const accessTokenQueries = {
     const me = corpUserUrn(actor);
     const filters = (input.filters ?? []).map(({ field, value, values }) => {
       if (!(FILTER_FIELDS as readonly string[]).includes(field)) {
-        throw badRequest(`cannot filter access tokens on "${shown(field)}"; expected one of ${FILTER_FIELDS.join(', ')}`);
+        throw badRequest(
+          `cannot filter access tokens on "${shown(field)}"; expected one of ${FILTER_FIELDS.join(', ')}`,
+        );
       }
       // A set: a filter may list a hundred thousand values, and every token is matched against them.
-      return { field: field as (typeof FILTER_FIELDS)[number], values: new Set(values ?? (value == null ? [] : [value])) };
+      return {
+        field: field as (typeof FILTER_FIELDS)[number],
+        values: new Set(values ?? (value == null ? [] : [value])),
+      };
     });
     // DataHub lets a user list tokens only through a filter on itself, unless it manages all tokens.
     const viewingSelf = filters.some(({ values }) => values.size === 1 && values.has(me));
@@ -64,10 +69,14 @@ export const accessTokenQueries = {
 };
 
 export const accessTokenMutations = {
-  async createAccessToken({ input }: { input: CreateAccessTokenInput }, { store, tokens, actor, limits }: MutationContext) {
+  async createAccessToken(
+    { input }: { input: CreateAccessTokenInput },
+    { store, tokens, actor, limits }: MutationContext,
+  ) {
     checkTextSizes(limits, { name: input.name, description: input.description });
     const target = parseUrn(input.actorUrn);
-    if (target.entityType !== 'corpuser') throw badRequest(`actorUrn "${shown(input.actorUrn)}" is not a user urn; expected urn:li:corpuser:<name>`);
+    if (target.entityType !== 'corpuser')
+      throw badRequest(`actorUrn "${shown(input.actorUrn)}" is not a user urn; expected urn:li:corpuser:<name>`);
     const username = urnId(input.actorUrn);
     // Unreachable through the schema's enum, so checking it before the privileges reveals nothing.
     const lifetimeMs = DURATIONS[input.duration];
@@ -80,15 +89,32 @@ export const accessTokenMutations = {
       requestedBy: corpUserUrn(actor),
     });
     const privilege = username === actor ? 'GENERATE_PERSONAL_ACCESS_TOKENS' : 'MANAGE_ACCESS_TOKENS';
-    await guardedCommit(store, 'createAccessToken', actor, privileged(actor, { anyOf: [[privilege]], on: null }), build);
+    await guardedCommit(
+      store,
+      'createAccessToken',
+      actor,
+      privileged(actor, { anyOf: [[privilege]], on: null }),
+      build,
+    );
     return { accessToken: issued.token, metadata: metadataView(issued.metadata) };
   },
 
-  async revokeAccessToken({ tokenId }: { tokenId: string }, { store, tokens, actor }: MutationContext): Promise<boolean> {
+  async revokeAccessToken(
+    { tokenId }: { tokenId: string },
+    { store, tokens, actor }: MutationContext,
+  ): Promise<boolean> {
     if (tokenId.length > MAX_TOKEN_ID_CHARS) {
-      throw badRequest(`no access token with id "${shown(tokenId)}": it is ${tokenId.length} characters long, and ids are at most ${MAX_TOKEN_ID_CHARS}`);
+      throw badRequest(
+        `no access token with id "${shown(tokenId)}": it is ${tokenId.length} characters long, and ids are at most ${MAX_TOKEN_ID_CHARS}`,
+      );
     }
-    await guardedCommit(store, 'revokeAccessToken', actor, mayRevoke(tokens, actor, tokenId), tokens.revocation(tokenId));
+    await guardedCommit(
+      store,
+      'revokeAccessToken',
+      actor,
+      mayRevoke(tokens, actor, tokenId),
+      tokens.revocation(tokenId),
+    );
     return true;
   },
 };
@@ -106,7 +132,8 @@ function mayRevoke(tokens: TokenService, actor: string, tokenId: string): Check 
       return;
     }
     const token = tokens.lookup(tokenId, reader);
-    if (token === null || (token.actorUrn !== me && token.ownerUrn !== me)) throw new MinihubError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
+    if (token === null || (token.actorUrn !== me && token.ownerUrn !== me))
+      throw new MinihubError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
   };
 }
 

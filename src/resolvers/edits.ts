@@ -24,7 +24,11 @@ export function upsertLinks(reader: AspectReader, urn: string, links: readonly N
   });
   for (const link of links) {
     checkLink(link);
-    const element: JsonObject = { url: link.url, description: link.description, createStamp: { time: link.time, actor: link.author } };
+    const element: JsonObject = {
+      url: link.url,
+      description: link.description,
+      createStamp: { time: link.time, actor: link.author },
+    };
     const index = indexes.get(link.url);
     if (index === undefined) indexes.set(link.url, elements.push(element) - 1);
     else elements[index] = element;
@@ -44,7 +48,12 @@ export function removeLinkChange(reader: AspectReader, urn: string, url: string)
  * the entry's tags. The column must exist in the ingested schema, matched by exact fieldPath; a null
  * fieldPath (no subResource given) names no column.
  */
-export function editFieldDescription(reader: AspectReader, urn: string, fieldPath: string | null, description: string): AspectChange {
+export function editFieldDescription(
+  reader: AspectReader,
+  urn: string,
+  fieldPath: string | null,
+  description: string,
+): AspectChange {
   requireExisting(reader, urn);
   // DataHub formats a missing subResource into its messages as "null" (Java's String.format); so do these.
   const field = fieldPath === null ? 'null' : shown(fieldPath);
@@ -57,7 +66,10 @@ export function editFieldDescription(reader: AspectReader, urn: string, fieldPat
   const previous = aspectObject(reader, urn, 'editableSchemaMetadata') ?? {};
   const infos = objects(previous, 'editableSchemaFieldInfo');
   const index = infos.findIndex((info) => info.fieldPath === fieldPath);
-  const updated = index === -1 ? [...infos, { fieldPath, description }] : infos.with(index, { ...(infos[index] as JsonObject), description });
+  const updated =
+    index === -1
+      ? [...infos, { fieldPath, description }]
+      : infos.with(index, { ...(infos[index] as JsonObject), description });
   return { urn, aspect: 'editableSchemaMetadata', value: { ...previous, editableSchemaFieldInfo: updated } };
 }
 
@@ -79,7 +91,8 @@ function storedLinks(reader: AspectReader, urn: string): JsonObject[] {
 }
 
 function checkLink(link: NewLink): void {
-  if (!URL.canParse(link.url)) throw badRequest(`link url "${shown(link.url)}" is not an absolute URL; expected e.g. https://example.com/page`);
+  if (!URL.canParse(link.url))
+    throw badRequest(`link url "${shown(link.url)}" is not an absolute URL; expected e.g. https://example.com/page`);
   const author = parseUrn(link.author);
   if (author.entityType !== 'corpuser' && author.entityType !== 'corpGroup') {
     throw badRequest(`link author "${shown(link.author)}" is not a user or group urn; expected urn:li:corpuser:<name>`);

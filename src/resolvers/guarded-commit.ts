@@ -39,7 +39,13 @@ export function privileged(actor: string, { anyOf, on, existing = false }: Acces
  *   upsertLinks(reader, urn, [link]),
  * ]);
  */
-export function guardedCommit(store: Store, op: string, actor: string, check: Check, build: ChangeBuilder): Promise<AspectChange[]> {
+export function guardedCommit(
+  store: Store,
+  op: string,
+  actor: string,
+  check: Check,
+  build: ChangeBuilder,
+): Promise<AspectChange[]> {
   return store.commit(op, corpUserUrn(actor), (reader) => {
     check(reader);
     return build(reader);

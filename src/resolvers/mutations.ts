@@ -18,7 +18,9 @@ import { DatasetView } from './views/dataset.ts';
 
 interface DatasetUpdateInput {
   editableProperties?: { description: string; name?: string | null } | null;
-  institutionalMemory?: { elements: { url: string; description?: string | null; author: string; createdAt?: number | null }[] } | null;
+  institutionalMemory?: {
+    elements: { url: string; description?: string | null; author: string; createdAt?: number | null }[];
+  } | null;
 }
 
 interface DescriptionUpdateInput {
@@ -41,14 +43,31 @@ const EDIT_COLUMN_DOCS: Privilege[][] = [['EDIT_ENTITY'], ['EDIT_DATASET_COL_DES
 const CREATE_TAGS: Privilege[][] = [['CREATE_TAGS'], ['MANAGE_TAGS']];
 
 export const mutations = {
-  async updateDataset({ urn, input }: { urn: string; input: DatasetUpdateInput }, { store, actor, limits }: MutationContext) {
+  async updateDataset(
+    { urn, input }: { urn: string; input: DatasetUpdateInput },
+    { store, actor, limits }: MutationContext,
+  ) {
     const key = parseDatasetUrn(urn);
     const { editableProperties, institutionalMemory } = input;
-    checkTextSizes(limits, { 'editableProperties.description': editableProperties?.description, 'editableProperties.name': editableProperties?.name });
+    checkTextSizes(limits, {
+      'editableProperties.description': editableProperties?.description,
+      'editableProperties.name': editableProperties?.name,
+    });
     const links = (institutionalMemory?.elements ?? []).map((element): NewLink => {
-      checkTextSizes(limits, { 'institutionalMemory url': element.url, 'institutionalMemory description': element.description });
-      if (element.description == null) throw badRequest(`institutionalMemory element for "${shown(element.url)}" has no description; every link needs one`);
-      return { url: element.url, description: element.description, author: element.author, time: element.createdAt ?? Date.now() };
+      checkTextSizes(limits, {
+        'institutionalMemory url': element.url,
+        'institutionalMemory description': element.description,
+      });
+      if (element.description == null)
+        throw badRequest(
+          `institutionalMemory element for "${shown(element.url)}" has no description; every link needs one`,
+        );
+      return {
+        url: element.url,
+        description: element.description,
+        author: element.author,
+        time: element.createdAt ?? Date.now(),
+      };
     });
     // EDIT_ENTITY, or every section's own privilege (none for an empty input), as DataHub checks it.
     const sections: Privilege[] = [];
@@ -65,7 +84,10 @@ export const mutations = {
     return new DatasetView(store.catalogue, urn, key);
   },
 
-  async updateDescription({ input }: { input: DescriptionUpdateInput }, { store, actor, limits }: MutationContext): Promise<boolean> {
+  async updateDescription(
+    { input }: { input: DescriptionUpdateInput },
+    { store, actor, limits }: MutationContext,
+  ): Promise<boolean> {
     const { description, resourceUrn, subResourceType, subResource } = input;
     checkTextSizes(limits, { description, subResource });
     const entityType = checkedEntityType(resourceUrn);
@@ -75,7 +97,8 @@ export const mutations = {
       // Not `existing`: DataHub refuses a missing subResourceType before it looks the dataset up.
       access = { anyOf: EDIT_COLUMN_DOCS, on: resourceUrn };
       build = (reader) => {
-        if (subResourceType == null) throw badRequest('Update description without subresource is not currently supported');
+        if (subResourceType == null)
+          throw badRequest('Update description without subresource is not currently supported');
         return [editFieldDescription(reader, resourceUrn, subResource ?? null, description)];
       };
     } else if (entityType === 'container') {
@@ -107,19 +130,29 @@ export const mutations = {
     const urn = givenTagUrn(input.id ?? randomUUID());
     const actorUrn = corpUserUrn(actor);
     const stamp = { time: Date.now(), actor: actorUrn };
-    const properties: JsonObject = { name: input.name, ...(input.description == null ? {} : { description: input.description }) };
+    const properties: JsonObject = {
+      name: input.name,
+      ...(input.description == null ? {} : { description: input.description }),
+    };
     await guardedCommit(store, 'createTag', actor, privileged(actor, { anyOf: CREATE_TAGS, on: null }), (reader) => {
       if (reader.exists(urn)) throw badRequest('This Tag already exists!');
       return [
         { urn, aspect: 'tagProperties', value: properties },
         // DataHub makes the creator an owner of the new tag.
-        { urn, aspect: 'ownership', value: { owners: [{ owner: actorUrn, type: 'TECHNICAL_OWNER' }], lastModified: stamp } },
+        {
+          urn,
+          aspect: 'ownership',
+          value: { owners: [{ owner: actorUrn, type: 'TECHNICAL_OWNER' }], lastModified: stamp },
+        },
       ];
     });
     return urn;
   },
 
-  async addLink({ input }: { input: { linkUrl: string; label: string; resourceUrn: string } }, { store, actor, limits }: MutationContext) {
+  async addLink(
+    { input }: { input: { linkUrl: string; label: string; resourceUrn: string } },
+    { store, actor, limits }: MutationContext,
+  ) {
     const { linkUrl, label, resourceUrn } = input;
     checkTextSizes(limits, { linkUrl, label });
     expectLinkTarget(resourceUrn);
@@ -130,7 +163,10 @@ export const mutations = {
     return true;
   },
 
-  async removeLink({ input }: { input: { linkUrl: string; resourceUrn: string } }, { store, actor, limits }: MutationContext) {
+  async removeLink(
+    { input }: { input: { linkUrl: string; resourceUrn: string } },
+    { store, actor, limits }: MutationContext,
+  ) {
     const { linkUrl, resourceUrn } = input;
     checkTextSizes(limits, { linkUrl });
     expectLinkTarget(resourceUrn);
@@ -143,7 +179,9 @@ export const mutations = {
 function expectLinkTarget(urn: string): void {
   const entityType = checkedEntityType(urn);
   if (!LINK_ENTITY_TYPES.includes(entityType)) {
-    throw badRequest(`Failed to change links of ${shown(urn)}: minihub keeps links on ${LINK_ENTITY_TYPES.join(' and ')} entities, not ${entityType}`);
+    throw badRequest(
+      `Failed to change links of ${shown(urn)}: minihub keeps links on ${LINK_ENTITY_TYPES.join(' and ')} entities, not ${entityType}`,
+    );
   }
 }
 

@@ -48,6 +48,8 @@ export const queries = {
 export function expectEntityType(urn: string, entityType: string): void {
   const parsed = parseUrn(urn);
   if (parsed.entityType !== entityType) {
-    throw badRequest(`Invalid urn "${shown(urn)}": expected a ${entityType} urn (urn:li:${entityType}:<id>), got a ${parsed.entityType} urn`);
+    throw badRequest(
+      `Invalid urn "${shown(urn)}": expected a ${entityType} urn (urn:li:${entityType}:<id>), got a ${parsed.entityType} urn`,
+    );
   }
 }

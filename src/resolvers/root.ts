@@ -5,4 +5,9 @@ import { mutations } from './mutations.ts';
 import { queries } from './queries.ts';
 
 // Typed loosely on purpose: graphql-js calls these by field name; each resolver types its own arguments.
-export const rootValue: Record<string, unknown> = { ...queries, ...accessTokenQueries, ...mutations, ...accessTokenMutations };
+export const rootValue: Record<string, unknown> = {
+  ...queries,
+  ...accessTokenQueries,
+  ...mutations,
+  ...accessTokenMutations,
+};

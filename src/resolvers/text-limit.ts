@@ -8,6 +8,7 @@ export function checkTextSizes(limits: Limits, texts: Record<string, string | nu
   for (const [field, text] of Object.entries(texts)) {
     if (text == null) continue;
     const bytes = Buffer.byteLength(text);
-    if (bytes > limits.maxTextBytes) throw badRequest(`${field} is ${bytes} bytes; the limit is ${limits.maxTextBytes}`);
+    if (bytes > limits.maxTextBytes)
+      throw badRequest(`${field} is ${bytes} bytes; the limit is ${limits.maxTextBytes}`);
   }
 }

@@ -68,7 +68,8 @@ export class Catalogue implements AspectReader {
     let bytes = 0;
     for (const [urn, aspects] of this.#entities) {
       for (const [aspect, value] of aspects) {
-        bytes += value instanceof LazyValue ? value.logBytes : urn.length + aspect.length + JSON.stringify(value).length + 40;
+        bytes +=
+          value instanceof LazyValue ? value.logBytes : urn.length + aspect.length + JSON.stringify(value).length + 40;
       }
     }
     return bytes;

@@ -85,7 +85,12 @@ export class CommitQueue {
       // test/bench/NOTES.md).
       const active = limit + this.#queue.length;
       await yieldToIo();
-      for (let turn = 0; turn < LINGER_TURNS && this.#queue.length < active && this.#jobs.length === 0 && !this.#closed; turn++) await yieldToIo();
+      for (
+        let turn = 0;
+        turn < LINGER_TURNS && this.#queue.length < active && this.#jobs.length === 0 && !this.#closed;
+        turn++
+      )
+        await yieldToIo();
       let ran = 0;
       while (this.#jobs[0]?.after === 0) {
         await (this.#jobs.shift() as Job).run();

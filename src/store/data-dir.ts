@@ -45,13 +45,19 @@ export function dataDirectoryError(dir: string, error: unknown, failed: string):
   const name = `"${shown(dir)}"`;
   const elsewhere = 'choose another with --data (dataDir in the library)';
   const message =
-    code === 'EEXIST' ? `${name} is a file, not a directory; ${elsewhere}`
-    : code === 'ENOTDIR' ? `${name} ${failed}: "${shown(existingAncestor(dir))}" on its path is a file, not a directory; ${elsewhere}`
-    : code === 'EACCES' || code === 'EPERM' ? `${name} ${failed}: permission denied (${code}); fix its owner or mode, or ${elsewhere}`
-    : code === 'EROFS' ? `${name} ${failed}: the file system is read-only (EROFS); ${elsewhere}`
-    : code === 'ENOENT' ? `${name} ${failed}: its parent directory does not take new directories (ENOENT); ${elsewhere}`
-    : code === 'ENOSPC' || code === 'EDQUOT' ? `${name} ${failed}: the disk is full (${code}); free some space, or ${elsewhere}`
-    : undefined;
+    code === 'EEXIST'
+      ? `${name} is a file, not a directory; ${elsewhere}`
+      : code === 'ENOTDIR'
+        ? `${name} ${failed}: "${shown(existingAncestor(dir))}" on its path is a file, not a directory; ${elsewhere}`
+        : code === 'EACCES' || code === 'EPERM'
+          ? `${name} ${failed}: permission denied (${code}); fix its owner or mode, or ${elsewhere}`
+          : code === 'EROFS'
+            ? `${name} ${failed}: the file system is read-only (EROFS); ${elsewhere}`
+            : code === 'ENOENT'
+              ? `${name} ${failed}: its parent directory does not take new directories (ENOENT); ${elsewhere}`
+              : code === 'ENOSPC' || code === 'EDQUOT'
+                ? `${name} ${failed}: the disk is full (${code}); free some space, or ${elsewhere}`
+                : undefined;
   return message === undefined ? error : new MinihubError('BAD_REQUEST', `data directory ${message}`, { cause: error });
 }
 

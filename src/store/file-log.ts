@@ -14,7 +14,8 @@ import type { LogRecord } from './log-record.ts';
 
 export const LOG_FILE = 'catalogue.jsonl';
 // What a client is told once the log cannot take writes; the detail (paths, errno) goes to the server log.
-const WRITES_REFUSED = 'The change was not saved: the catalogue stopped accepting writes after a disk failure and serves reads only until minihub restarts.';
+const WRITES_REFUSED =
+  'The change was not saved: the catalogue stopped accepting writes after a disk failure and serves reads only until minihub restarts.';
 
 /** A compaction whose new log is in place but could not be reopened for writing. */
 export class CompactedButBroken extends Error {
@@ -60,7 +61,11 @@ export async function lockDataDirectory(dir: string): Promise<() => void> {
 }
 
 /** Before replay: a compaction that crashed before its rename leaves its temporary file; the old log is whole. */
-export async function removeInterruptedCompaction(fs: LogFileSystem, path: string, warn: (message: string) => void): Promise<void> {
+export async function removeInterruptedCompaction(
+  fs: LogFileSystem,
+  path: string,
+  warn: (message: string) => void,
+): Promise<void> {
   if (await fs.exists(path + COMPACT_SUFFIX)) {
     await fs.remove(path + COMPACT_SUFFIX);
     warn(`${path}${COMPACT_SUFFIX}: removed what an interrupted compaction left; ${path} is unchanged`);
@@ -70,7 +75,10 @@ export async function removeInterruptedCompaction(fs: LogFileSystem, path: strin
 /** What a replay failure is told as: a bad line refuses the open, and nothing in the directory has been changed. */
 export function replayFailure(path: string, error: unknown): unknown {
   if (!(error instanceof BadLine)) return error;
-  return new MinihubError('STORE_CORRUPT', `${path}:${error.line}: ${error.message}. The log was not changed; repair or remove that line, then start again`);
+  return new MinihubError(
+    'STORE_CORRUPT',
+    `${path}:${error.line}: ${error.message}. The log was not changed; repair or remove that line, then start again`,
+  );
 }
 
 export interface AppendOptions {
@@ -89,7 +97,15 @@ export interface AppendOptions {
  * The last step of opening, once every whole line is read and accepted: cuts a torn last line off
  * (saved aside, with a warning) and opens the log for appending after the last whole line.
  */
-export async function openForAppend({ fs, dir, path, replayed, release, warn, maxChunkBytes = MAX_CHUNK_BYTES }: AppendOptions): Promise<LogStorage> {
+export async function openForAppend({
+  fs,
+  dir,
+  path,
+  replayed,
+  release,
+  warn,
+  maxChunkBytes = MAX_CHUNK_BYTES,
+}: AppendOptions): Promise<LogStorage> {
   const { end, tail } = replayed;
   const file = await fs.open(path, { create: true, truncate: false });
   try {
@@ -114,7 +130,11 @@ class FileLog implements LogStorage {
   #broken: MinihubError | null = null;
 
   /** An open log `file` whose whole lines end at byte `size`. */
-  constructor({ fs, dir, path, release, maxChunkBytes }: Omit<Required<AppendOptions>, 'replayed' | 'warn'>, file: LogFile, size: number) {
+  constructor(
+    { fs, dir, path, release, maxChunkBytes }: Omit<Required<AppendOptions>, 'replayed' | 'warn'>,
+    file: LogFile,
+    size: number,
+  ) {
     this.#fs = fs;
     this.#maxChunkBytes = maxChunkBytes;
     this.location = path;
@@ -157,7 +177,10 @@ class FileLog implements LogStorage {
       try {
         // Line by line into bounded chunks, each written at the end of the last: a log larger than
         // V8's string cap compacts like any other.
-        const writer: ChunkedWriter = new ChunkedWriter((chunk) => writeAll(file, chunk, writer.bytesWritten), this.#maxChunkBytes);
+        const writer: ChunkedWriter = new ChunkedWriter(
+          (chunk) => writeAll(file, chunk, writer.bytesWritten),
+          this.#maxChunkBytes,
+        );
         for (const record of records) await writer.add(JSON.stringify(record) + '\n');
         await writer.flush();
         newSize = writer.bytesWritten;
@@ -180,7 +203,9 @@ class FileLog implements LogStorage {
       this.#size = newSize;
     } catch (error) {
       this.#broken = new MinihubError('SERVER_ERROR', WRITES_REFUSED, { cause: error });
-      throw new CompactedButBroken(`${this.location} was compacted but could not be reopened: ${(error as Error).message}`);
+      throw new CompactedButBroken(
+        `${this.location} was compacted but could not be reopened: ${(error as Error).message}`,
+      );
     } finally {
       await old.close().catch(() => {});
     }
@@ -206,7 +231,9 @@ class FileLog implements LogStorage {
       await this.#file.sync();
     } catch (error) {
       this.#broken = new MinihubError('SERVER_ERROR', WRITES_REFUSED, {
-        cause: new Error(`${this.location} could not be cut back after a failed write (${(cause as Error).message}, then ${(error as Error).message})`),
+        cause: new Error(
+          `${this.location} could not be cut back after a failed write (${(cause as Error).message}, then ${(error as Error).message})`,
+        ),
       });
     }
   }
@@ -227,7 +254,14 @@ async function writeAll(file: LogFile, bytes: Buffer, position: number): Promise
 }
 
 /** A crash mid-append leaves a last line without its newline: that write was never acknowledged. */
-async function cutTornTail(fs: LogFileSystem, file: LogFile, path: string, tail: Buffer, end: number, warn: (message: string) => void): Promise<void> {
+async function cutTornTail(
+  fs: LogFileSystem,
+  file: LogFile,
+  path: string,
+  tail: Buffer,
+  end: number,
+  warn: (message: string) => void,
+): Promise<void> {
   const aside = `${path}.torn-${Date.now()}`;
   await fs.writeAside(aside, tail);
   await file.truncate(end);

@@ -51,7 +51,14 @@ export type Removal = 'checked' | 'retry' | 'busy';
  * `checked`: the file no longer holds the stale text; `retry`: a stale guard was removed; `busy`: a live
  * process holds the guard.
  */
-export function removeStale(lock: string, file: string, stale: LockOwner, draft: string, readStat: StatReader | undefined, depth: number): Removal {
+export function removeStale(
+  lock: string,
+  file: string,
+  stale: LockOwner,
+  draft: string,
+  readStat: StatReader | undefined,
+  depth: number,
+): Removal {
   const guard = `${lock}.takeover-${stale.pid}-${stale.startTime ?? 'unknown'}`;
   try {
     linkSync(draft, guard);

@@ -35,7 +35,7 @@ export async function acquireLock(dir: string, options: LockOptions = {}): Promi
   writeFileSync(draft, mine, { mode: 0o600 });
   const giveUpAt = Date.now() + waitMs;
   try {
-    for (let takeovers = 0; takeovers < TAKEOVERS; ) {
+    for (let takeovers = 0; takeovers < TAKEOVERS;) {
       try {
         linkSync(draft, path);
         HELD.add(path);
@@ -70,7 +70,10 @@ export async function acquireLock(dir: string, options: LockOptions = {}): Promi
 
 function locked(dir: string, path: string, owner: number | null): MinihubError {
   if (owner === null) {
-    return new MinihubError('STORE_LOCKED', `data directory ${dir} has a lock file ${path} without a pid in it; if no minihub uses ${dir}, delete that file`);
+    return new MinihubError(
+      'STORE_LOCKED',
+      `data directory ${dir} has a lock file ${path} without a pid in it; if no minihub uses ${dir}, delete that file`,
+    );
   }
   return new MinihubError(
     'STORE_LOCKED',

@@ -36,7 +36,10 @@ export interface ReadRecords {
  * from the first chunk's start), in order; throws BadLine for the first line that is not valid UTF-8
  * or not a record, before passing on anything after it.
  */
-export async function readRecords(chunks: AsyncIterable<Buffer>, onRecord: (record: LogRecord, line: string, at: number) => void): Promise<ReadRecords> {
+export async function readRecords(
+  chunks: AsyncIterable<Buffer>,
+  onRecord: (record: LogRecord, line: string, at: number) => void,
+): Promise<ReadRecords> {
   let records = 0;
   let lastSeq = 0;
   const { end, tail, lines } = await forEachLine(chunks, (text, line, at) => {
@@ -51,7 +54,10 @@ export async function readRecords(chunks: AsyncIterable<Buffer>, onRecord: (reco
 }
 
 /** Calls `onLine` for each newline-terminated line with its first byte; returns where the last one ends and what follows it. */
-async function forEachLine(chunks: AsyncIterable<Buffer>, onLine: (text: string, line: number, at: number) => void): Promise<{ end: number; tail: Buffer; lines: number }> {
+async function forEachLine(
+  chunks: AsyncIterable<Buffer>,
+  onLine: (text: string, line: number, at: number) => void,
+): Promise<{ end: number; tail: Buffer; lines: number }> {
   let pending: Buffer[] = [];
   let end = 0;
   let line = 0;
@@ -74,7 +80,7 @@ async function forEachLine(chunks: AsyncIterable<Buffer>, onLine: (text: string,
     if (text === null) {
       // Some line is not UTF-8: decode and hand on the lines one at a time, so the first bad line is
       // reported, bad UTF-8 or bad JSON, wherever the file was cut into batches.
-      for (let start = 0; start < bytes.length; ) {
+      for (let start = 0; start < bytes.length;) {
         const stop = bytes.indexOf(NEWLINE, start);
         const lineText = decodeUtf8(bytes.subarray(start, stop));
         if (lineText === null) throw new BadLine(line + 1, 'not valid UTF-8');

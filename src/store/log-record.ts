@@ -35,7 +35,12 @@ export function parseLogRecord(line: string): LogRecord | string {
   if (typeof op !== 'string') return 'expected "op" to be a string';
   if (!Array.isArray(changes)) return 'expected "changes" to be an array';
   for (const [index, change] of changes.entries()) {
-    if (!isJsonObject(change) || typeof change.urn !== 'string' || typeof change.aspect !== 'string' || !('value' in change)) {
+    if (
+      !isJsonObject(change) ||
+      typeof change.urn !== 'string' ||
+      typeof change.aspect !== 'string' ||
+      !('value' in change)
+    ) {
       return `expected changes[${index}] to be {urn, aspect, value}`;
     }
   }

@@ -6,10 +6,7 @@ import { readFileSync } from 'node:fs';
 
 /** What /proc says of a pid; `unknown` where there is no /proc to ask (not Linux, or hidden from us). */
 export type ProcessState =
-  | { kind: 'gone' }
-  | { kind: 'exited' }
-  | { kind: 'running'; startTime: string }
-  | { kind: 'unknown' };
+  { kind: 'gone' } | { kind: 'exited' } | { kind: 'running'; startTime: string } | { kind: 'unknown' };
 
 /**
  * The text of /proc/<pid>/stat, or undefined when no such process exists; throws when /proc cannot
@@ -84,7 +81,10 @@ export function ownStartTime(): string | null {
 export function statFields(stat: string): { state: string; startTime: string } | undefined {
   const close = stat.lastIndexOf(')');
   if (close < 0) return undefined;
-  const rest = stat.slice(close + 1).trim().split(/\s+/);
+  const rest = stat
+    .slice(close + 1)
+    .trim()
+    .split(/\s+/);
   const state = rest[0];
   const startTime = rest[22 - 3];
   if (state === undefined || startTime === undefined || !/^\d+$/.test(startTime)) return undefined;

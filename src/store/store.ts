@@ -9,7 +9,17 @@ import { CommitQueue, type PendingCommit } from './commit-queue.ts';
 import { Catalogue, StagedChanges, type AspectChange, type AspectReader } from './catalogue.ts';
 import { exportCatalogue, type McpRecord } from '../datahub/export.ts';
 import { parallelReplay } from './fast-start/parallel-replay.ts';
-import { CompactedButBroken, LOG_FILE, lockDataDirectory, MemoryLog, openForAppend, removeInterruptedCompaction, replayFailure, writeFailure, type LogStorage } from './file-log.ts';
+import {
+  CompactedButBroken,
+  LOG_FILE,
+  lockDataDirectory,
+  MemoryLog,
+  openForAppend,
+  removeInterruptedCompaction,
+  replayFailure,
+  writeFailure,
+  type LogStorage,
+} from './file-log.ts';
 import { nodeLogFileSystem } from './log-fs.ts';
 import type { LogRecord } from './log-record.ts';
 import { PARALLEL_REPLAY_MIN_BYTES, replayOnOneThread, type Replay, type Replayed } from './replay.ts';
@@ -72,10 +82,19 @@ export class Store {
   static async open(options: StoreOptions): Promise<Store> {
     const { dataDir, fileSystem, maxChunkBytes, warn = () => {} } = options;
     const catalogue = new Catalogue();
-    if (dataDir === null) return new Store({ catalogue, log: new MemoryLog(), replayed: { records: 0, lastSeq: 0, inWorker: false }, options });
+    if (dataDir === null)
+      return new Store({
+        catalogue,
+        log: new MemoryLog(),
+        replayed: { records: 0, lastSeq: 0, inWorker: false },
+        options,
+      });
     const fs = fileSystem ?? nodeLogFileSystem;
     // Large logs start faster on two threads; the worker reads the file itself, so only through node's fs.
-    const replay: Replay = fileSystem === undefined ? parallelReplay({ fromBytes: options.parallelReplayBytes ?? PARALLEL_REPLAY_MIN_BYTES, warn }) : replayOnOneThread;
+    const replay: Replay =
+      fileSystem === undefined
+        ? parallelReplay({ fromBytes: options.parallelReplayBytes ?? PARALLEL_REPLAY_MIN_BYTES, warn })
+        : replayOnOneThread;
     const path = join(dataDir, LOG_FILE);
     const release = await lockDataDirectory(dataDir);
     try {
@@ -135,7 +154,9 @@ export class Store {
    */
   resetTo(changes: readonly AspectChange[]): Promise<void> {
     if (this.#log.location !== 'memory') {
-      return Promise.reject(new MinihubError('BAD_REQUEST', `refusing to reset the persistent store at ${this.#log.location}`));
+      return Promise.reject(
+        new MinihubError('BAD_REQUEST', `refusing to reset the persistent store at ${this.#log.location}`),
+      );
     }
     return this.#commits.schedule(async () => {
       this.catalogue.clear();
@@ -158,7 +179,10 @@ export class Store {
       try {
         const changes = commit.build(staged);
         staged.stage(changes);
-        const record = changes.length === 0 ? null : { seq: this.#nextSeq++, time: Date.now(), actor: commit.actor, op: commit.op, changes };
+        const record =
+          changes.length === 0
+            ? null
+            : { seq: this.#nextSeq++, time: Date.now(), actor: commit.actor, op: commit.op, changes };
         accepted.push({ commit, record });
       } catch (error) {
         commit.reject(error);
@@ -199,8 +223,14 @@ export class Store {
       if (switched) this.#afterRewrite(count);
       // Back off, so a disk that keeps failing is not rewritten again on every commit batch.
       else this.#nextCompactionCheck = Math.max(this.#nextCompactionCheck, 2 * this.#log.size);
-      const outcome = switched ? 'the new log is in place, but writes are refused until a restart' : 'the log is unchanged';
-      throw new MinihubError('SERVER_ERROR', `compaction of ${this.#log.location} failed: ${(error as Error).message}; ${outcome}`, { cause: error });
+      const outcome = switched
+        ? 'the new log is in place, but writes are refused until a restart'
+        : 'the log is unchanged';
+      throw new MinihubError(
+        'SERVER_ERROR',
+        `compaction of ${this.#log.location} failed: ${(error as Error).message}; ${outcome}`,
+        { cause: error },
+      );
     }
     this.#afterRewrite(count);
     return { bytesBefore, bytesAfter: this.#log.size, records: count };
@@ -223,7 +253,8 @@ export class Store {
     }
     return () =>
       this.#runCompaction().then(
-        ({ bytesBefore, bytesAfter }) => this.#warn(`compacted ${this.#log.location}: ${bytesBefore} → ${bytesAfter} bytes`),
+        ({ bytesBefore, bytesAfter }) =>
+          this.#warn(`compacted ${this.#log.location}: ${bytesBefore} → ${bytesAfter} bytes`),
         (error: unknown) => this.#warn(`automatic ${(error as Error).message}`),
       );
   }

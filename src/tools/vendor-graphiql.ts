@@ -34,7 +34,11 @@ interface PackageJson {
 
 /** Where npm put a package: at the top, or nested under the package that needed another version. */
 function packageDir(name: string): string | null {
-  const places = [MODULES, join(MODULES, 'graphiql', 'node_modules'), join(MODULES, '@graphiql', 'react', 'node_modules')];
+  const places = [
+    MODULES,
+    join(MODULES, 'graphiql', 'node_modules'),
+    join(MODULES, '@graphiql', 'react', 'node_modules'),
+  ];
   const found = places.map((place) => join(place, name)).find((dir) => existsSync(join(dir, 'package.json')));
   return found ?? null;
 }
@@ -77,9 +81,14 @@ function thirdPartyNotice(graphiqlVersion: string): string {
   for (const name of bundledPackages(mapPath)) {
     const pkg = readPackage(name);
     const licence = licenceFile(name);
-    lines.push('='.repeat(78), pkg === null ? name : `${name} ${pkg.version}: ${pkg.license ?? 'no licence field'}`, '='.repeat(78));
+    lines.push(
+      '='.repeat(78),
+      pkg === null ? name : `${name} ${pkg.version}: ${pkg.license ?? 'no licence field'}`,
+      '='.repeat(78),
+    );
     if (licence !== null) lines.push(readFileSync(licence, 'utf8').trim(), '');
-    else if (pkg !== null) lines.push(`(the package declares ${pkg.license ?? 'no licence'} and ships no licence file)`, '');
+    else if (pkg !== null)
+      lines.push(`(the package declares ${pkg.license ?? 'no licence'} and ships no licence file)`, '');
     else lines.push('(not installed beside graphiql; its licence is in the package on the npm registry)', '');
   }
   return `${lines.join('\n')}\n`;

@@ -36,8 +36,27 @@ function datasetChanges(index: number): { urn: string; aspect: string; value: un
     recursive: false,
   }));
   return [
-    { urn, aspect: 'datasetProperties', value: { name: `table_${index}`, description: `Table ${index} of the big catalogue.`, customProperties: { team: `team_${index % 50}` } } },
-    { urn, aspect: 'schemaMetadata', value: { schemaName: `table_${index}`, platform: 'urn:li:dataPlatform:postgres', version: 0, hash: '', platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: '' } }, fields } },
+    {
+      urn,
+      aspect: 'datasetProperties',
+      value: {
+        name: `table_${index}`,
+        description: `Table ${index} of the big catalogue.`,
+        customProperties: { team: `team_${index % 50}` },
+      },
+    },
+    {
+      urn,
+      aspect: 'schemaMetadata',
+      value: {
+        schemaName: `table_${index}`,
+        platform: 'urn:li:dataPlatform:postgres',
+        version: 0,
+        hash: '',
+        platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: '' } },
+        fields,
+      },
+    },
     { urn, aspect: 'editableDatasetProperties', value: { description: `A first draft for table ${index}.` } },
   ];
 }
@@ -48,7 +67,14 @@ async function writeBigLog(path: string): Promise<{ datasets: number; bytes: num
   let seq = 0;
   let bytes = 0;
   const write = async (changes: unknown[]) => {
-    const line = JSON.stringify({ seq: ++seq, time: 1_700_000_000_000 + seq, actor: 'urn:li:corpuser:datahub', op: 'ingest', changes }) + '\n';
+    const line =
+      JSON.stringify({
+        seq: ++seq,
+        time: 1_700_000_000_000 + seq,
+        actor: 'urn:li:corpuser:datahub',
+        op: 'ingest',
+        changes,
+      }) + '\n';
     bytes += Buffer.byteLength(line);
     if (!out.write(line)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
   };
@@ -61,7 +87,11 @@ async function writeBigLog(path: string): Promise<{ datasets: number; bytes: num
   for (let index = 0; index < datasets; index += DATASETS_PER_LINE) {
     const changes = [];
     for (let i = index; i < Math.min(datasets, index + DATASETS_PER_LINE); i++) {
-      changes.push({ urn: `urn:li:dataset:(urn:li:dataPlatform:postgres,big.public.table_${i},PROD)`, aspect: 'editableDatasetProperties', value: { description: `Table ${i}, edited.` } });
+      changes.push({
+        urn: `urn:li:dataset:(urn:li:dataPlatform:postgres,big.public.table_${i},PROD)`,
+        aspect: 'editableDatasetProperties',
+        value: { description: `Table ${i}, edited.` },
+      });
     }
     await write(changes);
   }
@@ -125,7 +155,10 @@ function runCli(args: string[]): Promise<Run> {
 function sha256Of(path: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const hash = createHash('sha256');
-    createReadStream(path).on('data', (chunk) => hash.update(chunk)).on('error', reject).on('end', () => resolve(hash.digest('hex')));
+    createReadStream(path)
+      .on('data', (chunk) => hash.update(chunk))
+      .on('error', reject)
+      .on('end', () => resolve(hash.digest('hex')));
   });
 }
 
@@ -145,17 +178,23 @@ mkdirSync(dataDir, { recursive: true });
 try {
   const started = Date.now();
   const log = await writeBigLog(join(dataDir, 'catalogue.jsonl'));
-  console.log(`generated: ${log.datasets} datasets x ${COLUMNS} columns, log ${mib(log.bytes)} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `generated: ${log.datasets} datasets x ${COLUMNS} columns, log ${mib(log.bytes)} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
 
   const compact = await runCli(['compact', '--data', dataDir]);
   check(compact, 'compact');
   const compacted = statSync(join(dataDir, 'catalogue.jsonl')).size;
-  console.log(`compact:   ${mib(log.bytes)} → ${mib(compacted)} (${compacted} bytes, ${compacted > 512 * MiB ? 'over' : 'UNDER'} the 512 MiB cap), ${figures(compact)}`);
+  console.log(
+    `compact:   ${mib(log.bytes)} → ${mib(compacted)} (${compacted} bytes, ${compacted > 512 * MiB ? 'over' : 'UNDER'} the 512 MiB cap), ${figures(compact)}`,
+  );
 
   const exportRun = await runCli(['export', '--data', dataDir, '--out', exported]);
   check(exportRun, 'export');
   const exportBytes = statSync(exported).size;
-  console.log(`export:    ${mib(exportBytes)} file (${exportBytes} bytes), ${figures(exportRun)}; ${exportRun.stdout.trim()}`);
+  console.log(
+    `export:    ${mib(exportBytes)} file (${exportBytes} bytes), ${figures(exportRun)}; ${exportRun.stdout.trim()}`,
+  );
 
   const ingestRun = await runCli(['ingest', exported, '--data', copyDir]);
   check(ingestRun, 'ingest');
@@ -164,7 +203,9 @@ try {
   const again = await runCli(['export', '--data', copyDir]);
   check(again, 'export of the copy');
   const same = again.stdoutSha256 === (await sha256Of(exported));
-  console.log(`re-export: ${mib(again.stdoutBytes)} to stdout, ${figures(again)}; ${same ? 'byte-identical to the first export' : 'DIFFERS from the first export'}`);
+  console.log(
+    `re-export: ${mib(again.stdoutBytes)} to stdout, ${figures(again)}; ${same ? 'byte-identical to the first export' : 'DIFFERS from the first export'}`,
+  );
   if (!same) process.exitCode = 1;
 } finally {
   if (options.keep !== true) rmSync(base, { recursive: true, force: true });

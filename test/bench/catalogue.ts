@@ -23,14 +23,33 @@ function datasetRecords(index: number, columns: number): string[] {
     recursive: false,
   }));
   return [
-    mcp(urn, 'datasetProperties', { name: `table_${index}`, description: `Table ${index} of the benchmark catalogue.`, customProperties: { owner_team: `team_${index % 50}` } }),
-    mcp(urn, 'schemaMetadata', { schemaName: `table_${index}`, platform: 'urn:li:dataPlatform:postgres', version: 0, hash: '', platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: '' } }, fields }),
-    mcp(urn, 'ownership', { owners: [{ owner: `urn:li:corpuser:user_${index % 100}`, type: 'TECHNICAL_OWNER' }], lastModified: { time: 0, actor: 'urn:li:corpuser:datahub' } }),
+    mcp(urn, 'datasetProperties', {
+      name: `table_${index}`,
+      description: `Table ${index} of the benchmark catalogue.`,
+      customProperties: { owner_team: `team_${index % 50}` },
+    }),
+    mcp(urn, 'schemaMetadata', {
+      schemaName: `table_${index}`,
+      platform: 'urn:li:dataPlatform:postgres',
+      version: 0,
+      hash: '',
+      platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: '' } },
+      fields,
+    }),
+    mcp(urn, 'ownership', {
+      owners: [{ owner: `urn:li:corpuser:user_${index % 100}`, type: 'TECHNICAL_OWNER' }],
+      lastModified: { time: 0, actor: 'urn:li:corpuser:datahub' },
+    }),
   ];
 }
 
 /** Writes `datasets` datasets as JSON-array MCP files of at most `perFile` datasets each; returns their paths. */
-export async function writeCatalogueFiles(dir: string, datasets: number, columns: number, perFile = 10_000): Promise<string[]> {
+export async function writeCatalogueFiles(
+  dir: string,
+  datasets: number,
+  columns: number,
+  perFile = 10_000,
+): Promise<string[]> {
   const files: string[] = [];
   for (let first = 0; first < datasets; first += perFile) {
     const path = join(dir, `catalogue-${files.length}.json`);
@@ -39,10 +58,13 @@ export async function writeCatalogueFiles(dir: string, datasets: number, columns
     const last = Math.min(datasets, first + perFile);
     for (let index = first; index < last; index++) {
       const lines = datasetRecords(index, columns).join(',\n');
-      if (!out.write(index === first ? lines : `,\n${lines}`)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+      if (!out.write(index === first ? lines : `,\n${lines}`))
+        await new Promise<void>((resolve) => out.once('drain', () => resolve()));
     }
     out.write('\n]\n');
-    await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+    );
     files.push(path);
   }
   return files;
@@ -53,7 +75,19 @@ export async function writeLog(path: string, records: number): Promise<void> {
   const out = createWriteStream(path);
   for (let seq = 1; seq <= records; seq++) {
     const urn = `urn:li:tag:bench_${seq % 100_000}`;
-    const line = JSON.stringify({ seq, time: 1_700_000_000_000 + seq, actor: 'urn:li:corpuser:datahub', op: 'createTag', changes: [{ urn, aspect: 'tagProperties', value: { name: `bench ${seq}`, description: 'a tag written by the benchmark' } }] });
+    const line = JSON.stringify({
+      seq,
+      time: 1_700_000_000_000 + seq,
+      actor: 'urn:li:corpuser:datahub',
+      op: 'createTag',
+      changes: [
+        {
+          urn,
+          aspect: 'tagProperties',
+          value: { name: `bench ${seq}`, description: 'a tag written by the benchmark' },
+        },
+      ],
+    });
     if (!out.write(line + '\n')) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
   }
   await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));

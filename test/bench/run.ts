@@ -31,7 +31,8 @@ const WARMUP = 3;
 const DATASETS = Number(options.datasets);
 const COLUMNS = 20;
 
-const READ = 'query getDataset($urn: String!) { dataset(urn: $urn) { urn properties { description } schemaMetadata { fields { fieldPath description } } } }';
+const READ =
+  'query getDataset($urn: String!) { dataset(urn: $urn) { urn properties { description } schemaMetadata { fields { fieldPath description } } } }';
 const WRITE = 'mutation updateDescription($input: DescriptionUpdateInput!) { updateDescription(input: $input) }';
 
 interface Served {
@@ -72,7 +73,10 @@ const NODE_FLAGS = ['--max-semi-space-size=32'];
 /** Spawns a server with node (tsx loaded) and resolves once it prints its address. */
 function serve(args: string[]): Promise<Served> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...NODE_FLAGS, '--import', 'tsx', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...NODE_FLAGS, '--import', 'tsx', ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     pin(child.pid as number, 0);
     let out = '';
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -122,7 +126,12 @@ function cpuSeconds(pid: number): number {
   }
 }
 
-async function load(target: Served, body: () => string, countAcknowledged = false, duration = DURATION): Promise<Measured> {
+async function load(
+  target: Served,
+  body: () => string,
+  countAcknowledged = false,
+  duration = DURATION,
+): Promise<Measured> {
   let acknowledged = 0;
   const cpuBefore = cpuSeconds(target.child.pid as number);
   const wallBefore = performance.now();
@@ -136,7 +145,11 @@ async function load(target: Served, body: () => string, countAcknowledged = fals
       {
         setupRequest: (request) => ({ ...request, body: body() }),
         // An acknowledged write is a whole 200 answer without errors.
-        onResponse: countAcknowledged ? (status, text) => { if (status === 200 && !text.includes('"errors"')) acknowledged++; } : undefined,
+        onResponse: countAcknowledged
+          ? (status, text) => {
+              if (status === 200 && !text.includes('"errors"')) acknowledged++;
+            }
+          : undefined,
       },
     ],
   });
@@ -165,7 +178,16 @@ function fmt(value: number, digits = 0): string {
   return value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 }
 
-async function compare(name: string, a: Served, aLabel: string, b: Served, bLabel: string, bodyA: () => string, bodyB: () => string, writes = false): Promise<{ a: Measured; b: Measured }> {
+async function compare(
+  name: string,
+  a: Served,
+  aLabel: string,
+  b: Served,
+  bLabel: string,
+  bodyA: () => string,
+  bodyB: () => string,
+  writes = false,
+): Promise<{ a: Measured; b: Measured }> {
   const runsA: Measured[] = [];
   const runsB: Measured[] = [];
   // Unmeasured warm-up of each side, as in the reference measurements: JIT, caches, connection pools.
@@ -183,7 +205,9 @@ async function compare(name: string, a: Served, aLabel: string, b: Served, bLabe
     p99: Math.max(...runs.map((run) => run.p99)),
     failures: runs.reduce((sum, run) => sum + run.failures, 0),
     cpu: runs.reduce((sum, run) => sum + run.cpu, 0) / runs.length,
-    acknowledged: runs.every((run) => run.acknowledged !== undefined) ? runs.reduce((sum, run) => sum + (run.acknowledged ?? 0), 0) / runs.length : undefined,
+    acknowledged: runs.every((run) => run.acknowledged !== undefined)
+      ? runs.reduce((sum, run) => sum + (run.acknowledged ?? 0), 0) / runs.length
+      : undefined,
   });
   return { a: mean(runsA), b: mean(runsB) };
 }
@@ -198,9 +222,15 @@ function memoryMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
 const RUNNERS = { build: ['dist/cli.js'], tsx: ['--import', 'tsx', 'src/cli.ts'] } as const;
 
 /** Spawns `serve` on `dataDir` and measures spawn → first answered request, peak RSS, and RSS once settled. */
-async function startup(dataDir: string, runner: keyof typeof RUNNERS): Promise<{ ms: number; peakMb: number; settledMb: number }> {
+async function startup(
+  dataDir: string,
+  runner: keyof typeof RUNNERS,
+): Promise<{ ms: number; peakMb: number; settledMb: number }> {
   const started = performance.now();
-  const child = spawn(process.execPath, [...RUNNERS[runner], 'serve', '--port', '0', '--data', dataDir, '--quiet'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...RUNNERS[runner], 'serve', '--port', '0', '--data', dataDir, '--quiet'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   // Every core (a child inherits this process's pinning): no load runs meanwhile, so the server may use
   // the whole machine, as it would when started.
   pin(child.pid as number, `0-${cpus().length - 1}`);
@@ -213,7 +243,8 @@ async function startup(dataDir: string, runner: keyof typeof RUNNERS): Promise<{
     });
     child.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
   });
-  while ((await fetch(`${url}/health`).catch(() => null))?.status !== 200) await new Promise((resolve) => setTimeout(resolve, 5));
+  while ((await fetch(`${url}/health`).catch(() => null))?.status !== 200)
+    await new Promise((resolve) => setTimeout(resolve, 5));
   const ms = performance.now() - started;
   const peakMb = memoryMb(child.pid as number, 'VmHWM');
   // The replay's garbage is collected while the server idles; what stays is what the catalogue costs.
@@ -227,13 +258,18 @@ async function main(): Promise<void> {
   pin(process.pid, 1);
   const work = mkdtempSync(join(tmpdir(), 'minihub-bench-'));
   try {
-    log(`bench: ${DATASETS} datasets x ${COLUMNS} columns, ${CONNECTIONS} connections, ${DURATION} s x ${ROUNDS} rounds each side, in ${work}`);
+    log(
+      `bench: ${DATASETS} datasets x ${COLUMNS} columns, ${CONNECTIONS} connections, ${DURATION} s x ${ROUNDS} rounds each side, in ${work}`,
+    );
     // Start-up is measured from the compiled package as well as through tsx: build it first.
     execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'ignore' });
     const files = await writeCatalogueFiles(work, DATASETS, COLUMNS);
     const dataDir = join(work, 'data');
     const ingestStart = performance.now();
-    execFileSync(process.execPath, [...RUNNERS.tsx, 'ingest', ...files, '--data', dataDir], { cwd: ROOT, stdio: 'ignore' });
+    execFileSync(process.execPath, [...RUNNERS.tsx, 'ingest', ...files, '--data', dataDir], {
+      cwd: ROOT,
+      stdio: 'ignore',
+    });
     log(`  ingested in ${fmt((performance.now() - ingestStart) / 1000, 1)} s`);
 
     const minihub = await serve(['src/cli.ts', 'serve', '--port', '0', '--data', dataDir, '--quiet']);
@@ -246,8 +282,15 @@ async function main(): Promise<void> {
     const sampleBody = Buffer.from(await sample.arrayBuffer());
     for (let i = 0; i < 50; i++) {
       const index = Math.floor(Math.random() * DATASETS);
-      const reply = (await (await fetch(`${minihub.url}/api/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${minihub.token}` }, body: JSON.stringify({ query: READ, variables: { urn: datasetUrn(index) } }) })).json()) as { data: { dataset: { schemaMetadata: { fields: unknown[] } } } };
-      if (reply.data.dataset.schemaMetadata.fields.length !== COLUMNS) throw new Error(`dataset ${index} answered wrongly`);
+      const reply = (await (
+        await fetch(`${minihub.url}/api/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${minihub.token}` },
+          body: JSON.stringify({ query: READ, variables: { urn: datasetUrn(index) } }),
+        })
+      ).json()) as { data: { dataset: { schemaMetadata: { fields: unknown[] } } } };
+      if (reply.data.dataset.schemaMetadata.fields.length !== COLUMNS)
+        throw new Error(`dataset ${index} answered wrongly`);
     }
     const responseFile = join(work, 'response.json');
     writeFileSync(responseFile, sampleBody);
@@ -255,29 +298,87 @@ async function main(): Promise<void> {
 
     const reads = await compare('reads', bare, 'bare', minihub, 'minihub', randomRead, randomRead);
     const readRatio = reads.b.rps / reads.a.rps;
-    rows.push(['random reads', `${fmt(reads.b.rps)} req/s`, `${fmt(reads.a.rps)} req/s`, fmt(readRatio, 2), latencies(reads), cpuOf(reads), '≥ 0.60, p99 ≤ 5 ms']);
-    summary.push(`reads: minihub ${fmt(reads.b.rps)} req/s, bare ${fmt(reads.a.rps)} req/s, ratio ${fmt(readRatio, 2)}, p99 ${fmt(reads.b.p99, 1)} ms, failures ${reads.b.failures}`);
+    rows.push([
+      'random reads',
+      `${fmt(reads.b.rps)} req/s`,
+      `${fmt(reads.a.rps)} req/s`,
+      fmt(readRatio, 2),
+      latencies(reads),
+      cpuOf(reads),
+      '≥ 0.60, p99 ≤ 5 ms',
+    ]);
+    summary.push(
+      `reads: minihub ${fmt(reads.b.rps)} req/s, bare ${fmt(reads.a.rps)} req/s, ratio ${fmt(readRatio, 2)}, p99 ${fmt(reads.b.p99, 1)} ms, failures ${reads.b.failures}`,
+    );
 
     const mixedBody = () => (Math.random() < 0.05 ? randomWrite() : randomRead());
     const mixed = await compare('mixed 95/5', bare, 'bare', minihub, 'minihub', randomRead, mixedBody);
     const mixedRatio = mixed.b.rps / mixed.a.rps;
-    rows.push(['mixed 95% reads / 5% writes', `${fmt(mixed.b.rps)} req/s`, `${fmt(mixed.a.rps)} req/s (reads)`, fmt(mixedRatio, 2), latencies(mixed), cpuOf(mixed), '≥ 0.40']);
-    summary.push(`mixed 95/5: minihub ${fmt(mixed.b.rps)} req/s, ratio to bare reads ${fmt(mixedRatio, 2)}, failures ${mixed.b.failures}`);
+    rows.push([
+      'mixed 95% reads / 5% writes',
+      `${fmt(mixed.b.rps)} req/s`,
+      `${fmt(mixed.a.rps)} req/s (reads)`,
+      fmt(mixedRatio, 2),
+      latencies(mixed),
+      cpuOf(mixed),
+      '≥ 0.40',
+    ]);
+    summary.push(
+      `mixed 95/5: minihub ${fmt(mixed.b.rps)} req/s, ratio to bare reads ${fmt(mixedRatio, 2)}, failures ${mixed.b.failures}`,
+    );
     await stop(bare.child);
 
     const fsync = await serve(['test/bench/baselines.ts', 'fsync', responseFile, join(work, 'fsync.log')]);
-    const writes = await compare('writes', fsync, 'fsync per write', minihub, 'minihub', randomWrite, randomWrite, true);
+    const writes = await compare(
+      'writes',
+      fsync,
+      'fsync per write',
+      minihub,
+      'minihub',
+      randomWrite,
+      randomWrite,
+      true,
+    );
     const writeRatio = (writes.b.acknowledged ?? 0) / (writes.a.acknowledged ?? 1);
-    rows.push(['durable writes, 32 writers', `${fmt(writes.b.acknowledged ?? 0)} acknowledged/s`, `${fmt(writes.a.acknowledged ?? 0)}/s (one fsync per write)`, fmt(writeRatio, 1), latencies(writes), cpuOf(writes), '≥ 10,000/s and ≥ 5x']);
-    summary.push(`writes: minihub ${fmt(writes.b.acknowledged ?? 0)} acknowledged/s, one fsync per write ${fmt(writes.a.acknowledged ?? 0)}/s, ratio ${fmt(writeRatio, 1)}`);
+    rows.push([
+      'durable writes, 32 writers',
+      `${fmt(writes.b.acknowledged ?? 0)} acknowledged/s`,
+      `${fmt(writes.a.acknowledged ?? 0)}/s (one fsync per write)`,
+      fmt(writeRatio, 1),
+      latencies(writes),
+      cpuOf(writes),
+      '≥ 10,000/s and ≥ 5x',
+    ]);
+    summary.push(
+      `writes: minihub ${fmt(writes.b.acknowledged ?? 0)} acknowledged/s, one fsync per write ${fmt(writes.a.acknowledged ?? 0)}/s, ratio ${fmt(writeRatio, 1)}`,
+    );
     await stop(fsync.child);
 
     // What durable writes cost here with no GraphQL at all: how much of the gap is minihub's own.
     const group = await serve(['test/bench/baselines.ts', 'group', responseFile, join(work, 'group.log')]);
-    const floor = await compare('writes', group, 'group commit, no GraphQL', minihub, 'minihub', randomWrite, randomWrite, true);
+    const floor = await compare(
+      'writes',
+      group,
+      'group commit, no GraphQL',
+      minihub,
+      'minihub',
+      randomWrite,
+      randomWrite,
+      true,
+    );
     const floorRatio = (floor.b.acknowledged ?? 0) / (floor.a.acknowledged ?? 1);
-    rows.push(['durable writes against group commit without GraphQL', `${fmt(floor.b.acknowledged ?? 0)} acknowledged/s`, `${fmt(floor.a.acknowledged ?? 0)}/s (the same batching, no GraphQL)`, fmt(floorRatio, 2), latencies(floor), cpuOf(floor), '(for scale)']);
-    summary.push(`writes: minihub ${fmt(floor.b.acknowledged ?? 0)} acknowledged/s, group commit without GraphQL ${fmt(floor.a.acknowledged ?? 0)}/s, ratio ${fmt(floorRatio, 2)}`);
+    rows.push([
+      'durable writes against group commit without GraphQL',
+      `${fmt(floor.b.acknowledged ?? 0)} acknowledged/s`,
+      `${fmt(floor.a.acknowledged ?? 0)}/s (the same batching, no GraphQL)`,
+      fmt(floorRatio, 2),
+      latencies(floor),
+      cpuOf(floor),
+      '(for scale)',
+    ]);
+    summary.push(
+      `writes: minihub ${fmt(floor.b.acknowledged ?? 0)} acknowledged/s, group commit without GraphQL ${fmt(floor.a.acknowledged ?? 0)}/s, ratio ${fmt(floorRatio, 2)}`,
+    );
     await stop(group.child);
     await stop(minihub.child);
 
@@ -288,7 +389,15 @@ async function main(): Promise<void> {
       const logMb = statSync(join(logDir, 'catalogue.jsonl')).size / 1024 / 1024;
       for (const runner of ['build', 'tsx'] as const) {
         const replay = await startup(logDir, runner);
-        rows.push([`start-up, 1,000,000-record log (${runner})`, `${fmt(replay.ms)} ms to first answer`, `${fmt(logMb)} MB log`, '', `peak RSS ${fmt(replay.peakMb)} MB`, '', '≤ 2,500 ms']);
+        rows.push([
+          `start-up, 1,000,000-record log (${runner})`,
+          `${fmt(replay.ms)} ms to first answer`,
+          `${fmt(logMb)} MB log`,
+          '',
+          `peak RSS ${fmt(replay.peakMb)} MB`,
+          '',
+          '≤ 2,500 ms',
+        ]);
         summary.push(`start-up 1M records (${runner}): ${fmt(replay.ms)} ms, peak RSS ${fmt(replay.peakMb)} MB`);
       }
       rmSync(logDir, { recursive: true, force: true });
@@ -296,13 +405,26 @@ async function main(): Promise<void> {
       const bigDir = join(work, 'big');
       const bigFiles = await writeCatalogueFiles(join(work), 100_000, COLUMNS, 10_000);
       const bigIngest = performance.now();
-      execFileSync(process.execPath, [...RUNNERS.build, 'ingest', ...bigFiles, '--data', bigDir], { cwd: ROOT, stdio: 'ignore' });
+      execFileSync(process.execPath, [...RUNNERS.build, 'ingest', ...bigFiles, '--data', bigDir], {
+        cwd: ROOT,
+        stdio: 'ignore',
+      });
       log(`  ingested 100,000 x 20 in ${fmt((performance.now() - bigIngest) / 1000, 1)} s`);
       const bigMb = statSync(join(bigDir, 'catalogue.jsonl')).size / 1024 / 1024;
       for (const runner of ['build', 'tsx'] as const) {
         const big = await startup(bigDir, runner);
-        rows.push([`start-up, 100,000 datasets x 20 columns (${runner})`, `${fmt(big.ms)} ms to first answer`, `${fmt(bigMb)} MB log, every record live`, '', `peak RSS ${fmt(big.peakMb)} MB; settled ${fmt(big.settledMb)} MB = ${fmt(big.settledMb / bigMb, 2)}x the log`, '', '≤ 5,000 ms, ≤ 1,536 MB; memory ≤ ~2x the live log']);
-        summary.push(`start-up 100k x 20 (${runner}): ${fmt(big.ms)} ms, peak RSS ${fmt(big.peakMb)} MB, settled RSS ${fmt(big.settledMb)} MB for a ${fmt(bigMb)} MB log`);
+        rows.push([
+          `start-up, 100,000 datasets x 20 columns (${runner})`,
+          `${fmt(big.ms)} ms to first answer`,
+          `${fmt(bigMb)} MB log, every record live`,
+          '',
+          `peak RSS ${fmt(big.peakMb)} MB; settled ${fmt(big.settledMb)} MB = ${fmt(big.settledMb / bigMb, 2)}x the log`,
+          '',
+          '≤ 5,000 ms, ≤ 1,536 MB; memory ≤ ~2x the live log',
+        ]);
+        summary.push(
+          `start-up 100k x 20 (${runner}): ${fmt(big.ms)} ms, peak RSS ${fmt(big.peakMb)} MB, settled RSS ${fmt(big.settledMb)} MB for a ${fmt(bigMb)} MB log`,
+        );
       }
     }
   } finally {

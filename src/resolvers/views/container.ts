@@ -66,4 +66,3 @@ export class ContainerView {
     return globalTagsView(this.#reader, aspectObject(this.#reader, this.urn, 'globalTags'), this.urn);
   }
 }
-

@@ -84,7 +84,9 @@ export class DatasetView {
       cluster: str(schema, 'cluster'),
       hash: str(schema, 'hash') ?? '',
       platformSchema: platformSchemaView(obj(schema, 'platformSchema')),
-      fields: objects(schema, 'fields').map((field) => new SchemaFieldView(this.#reader, this.urn, field, edits.get(str(field, 'fieldPath') ?? ''))),
+      fields: objects(schema, 'fields').map(
+        (field) => new SchemaFieldView(this.#reader, this.urn, field, edits.get(str(field, 'fieldPath') ?? '')),
+      ),
       primaryKeys: strings(schema, 'primaryKeys'),
       createdAt: num(obj(schema, 'created'), 'time'),
     };
@@ -96,7 +98,12 @@ export class DatasetView {
     return {
       editableSchemaFieldInfo: objects(editable, 'editableSchemaFieldInfo').map((info) => {
         const tags = () => globalTagsView(this.#reader, obj(info, 'globalTags'), this.urn);
-        return { fieldPath: str(info, 'fieldPath') ?? '', description: str(info, 'description'), tags, globalTags: tags };
+        return {
+          fieldPath: str(info, 'fieldPath') ?? '',
+          description: str(info, 'description'),
+          tags,
+          globalTags: tags,
+        };
       }),
     };
   }
@@ -148,8 +155,13 @@ function platformSchemaView(platformSchema: JsonObject | null) {
   if (platformSchema === null || member === undefined) return null;
   const value = obj(platformSchema, member);
   if (member.endsWith('.KeyValueSchema')) {
-    return { __typename: 'KeyValueSchema', keySchema: str(value, 'keySchema') ?? '', valueSchema: str(value, 'valueSchema') ?? '' };
+    return {
+      __typename: 'KeyValueSchema',
+      keySchema: str(value, 'keySchema') ?? '',
+      valueSchema: str(value, 'valueSchema') ?? '',
+    };
   }
-  const schema = str(value, 'documentSchema') ?? str(value, 'tableSchema') ?? str(value, 'rawSchema') ?? str(value, 'schema');
+  const schema =
+    str(value, 'documentSchema') ?? str(value, 'tableSchema') ?? str(value, 'rawSchema') ?? str(value, 'schema');
   return { __typename: 'TableSchema', schema: schema ?? JSON.stringify(value ?? {}) };
 }

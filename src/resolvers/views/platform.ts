@@ -4,8 +4,15 @@ import type { AspectReader } from '../../store/catalogue.ts';
 import { aspectObject, str, urnId } from '../../aspects/read.ts';
 
 const PLATFORM_TYPES = new Set([
-  'FILE_SYSTEM', 'KEY_VALUE_STORE', 'MESSAGE_BROKER', 'OBJECT_STORE', 'OLAP_DATASTORE',
-  'QUERY_ENGINE', 'RELATIONAL_DB', 'SEARCH_ENGINE', 'OTHERS',
+  'FILE_SYSTEM',
+  'KEY_VALUE_STORE',
+  'MESSAGE_BROKER',
+  'OBJECT_STORE',
+  'OLAP_DATASTORE',
+  'QUERY_ENGINE',
+  'RELATIONAL_DB',
+  'SEARCH_ENGINE',
+  'OTHERS',
 ]);
 
 export class DataPlatformView {

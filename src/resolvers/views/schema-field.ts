@@ -7,7 +7,21 @@ import { bool, obj, str } from '../../aspects/read.ts';
 import { currentDescription } from './description.ts';
 import { globalTagsView } from './tag.ts';
 
-const FIELD_TYPES = new Set(['BOOLEAN', 'FIXED', 'STRING', 'BYTES', 'NUMBER', 'DATE', 'TIME', 'ENUM', 'NULL', 'MAP', 'ARRAY', 'UNION', 'STRUCT']);
+const FIELD_TYPES = new Set([
+  'BOOLEAN',
+  'FIXED',
+  'STRING',
+  'BYTES',
+  'NUMBER',
+  'DATE',
+  'TIME',
+  'ENUM',
+  'NULL',
+  'MAP',
+  'ARRAY',
+  'UNION',
+  'STRUCT',
+]);
 
 export class SchemaFieldView {
   readonly #reader: AspectReader;
@@ -46,7 +60,10 @@ export class SchemaFieldView {
   get type(): string {
     const union = obj(obj(this.#field, 'type'), 'type');
     const member = union === null ? undefined : Object.keys(union)[0];
-    const simple = member?.slice(member.lastIndexOf('.') + 1).replace(/Type$/, '').toUpperCase();
+    const simple = member
+      ?.slice(member.lastIndexOf('.') + 1)
+      .replace(/Type$/, '')
+      .toUpperCase();
     if (simple === 'RECORD') return 'STRUCT';
     return simple !== undefined && FIELD_TYPES.has(simple) ? simple : 'NULL';
   }

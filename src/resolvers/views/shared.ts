@@ -83,8 +83,17 @@ export function actorView(reader: AspectReader, urn: string): CorpUserView | Cor
 }
 
 const OWNERSHIP_TYPES = new Set([
-  'TECHNICAL_OWNER', 'BUSINESS_OWNER', 'DATA_STEWARD', 'NONE', 'CUSTOM', 'DATAOWNER',
-  'DEVELOPER', 'DELEGATE', 'PRODUCER', 'CONSUMER', 'STAKEHOLDER',
+  'TECHNICAL_OWNER',
+  'BUSINESS_OWNER',
+  'DATA_STEWARD',
+  'NONE',
+  'CUSTOM',
+  'DATAOWNER',
+  'DEVELOPER',
+  'DELEGATE',
+  'PRODUCER',
+  'CONSUMER',
+  'STAKEHOLDER',
 ]);
 
 export function ownershipView(reader: AspectReader, urn: string) {
@@ -95,11 +104,13 @@ export function ownershipView(reader: AspectReader, urn: string) {
       const ownerUrn = str(owner, 'owner');
       if (ownerUrn === null) return [];
       const type = str(owner, 'type');
-      return [{
-        owner: actorView(reader, ownerUrn),
-        type: type !== null && OWNERSHIP_TYPES.has(type) ? type : null,
-        associatedUrn: urn,
-      }];
+      return [
+        {
+          owner: actorView(reader, ownerUrn),
+          type: type !== null && OWNERSHIP_TYPES.has(type) ? type : null,
+          associatedUrn: urn,
+        },
+      ];
     }),
     lastModified: auditStamp(obj(ownership, 'lastModified')),
   };

@@ -78,6 +78,8 @@ export function deferLongLines(sink: ReplaySink): (record: LogRecord, line: stri
       return;
     }
     const replayed = new ReplayedLine(detached(line), changes.length);
-    changes.forEach(({ urn, aspect, value }, index) => sink.restore(urn, aspect, value === null ? null : (new DeferredValue(replayed, index) satisfies StoredValue)));
+    changes.forEach(({ urn, aspect, value }, index) =>
+      sink.restore(urn, aspect, value === null ? null : (new DeferredValue(replayed, index) satisfies StoredValue)),
+    );
   };
 }

@@ -36,7 +36,8 @@ export interface WorkerRequest {
   path: string;
   start: number;
 }
-export type WorkerAnswer = { kind: 'done'; plan: ReplayPlan; read: ReadRecords } | { kind: 'bad'; line: number; problem: string };
+export type WorkerAnswer =
+  { kind: 'done'; plan: ReplayPlan; read: ReadRecords } | { kind: 'bad'; line: number; problem: string };
 
 /** A started replay worker: its one answer, and a way to stop it early. */
 export interface ReplayWorker {
@@ -82,10 +83,17 @@ export function parallelReplay({ fromBytes, warn, start = startWorker }: Paralle
       }
     }
     if (answer.kind === 'bad') throw new BadLine(head.lines + answer.line, answer.problem);
-    forEachPlannedChange(answer.plan, readLines(path, answer.plan.lines), (urn, aspect, value) => sink.restore(urn, aspect, value));
+    forEachPlannedChange(answer.plan, readLines(path, answer.plan.lines), (urn, aspect, value) =>
+      sink.restore(urn, aspect, value),
+    );
     // Structured clone hands the tail over as a plain Uint8Array.
     const { tail } = answer.read;
-    return joined(head, { ...answer.read, tail: Buffer.from(tail.buffer, tail.byteOffset, tail.byteLength) }, split, true);
+    return joined(
+      head,
+      { ...answer.read, tail: Buffer.from(tail.buffer, tail.byteOffset, tail.byteLength) },
+      split,
+      true,
+    );
   };
 }
 

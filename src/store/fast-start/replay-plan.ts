@@ -66,7 +66,10 @@ export class PlanBuilder {
 
   /** Adds one record's changes; `line` is its text and `at` its first byte, counted from the base. */
   add(changes: readonly AspectChange[], line: string, at: number): void {
-    const long = line.length >= DEFERRED_LINE_CHARS ? new PendingLine(this.#base + at, Buffer.byteLength(line), changes.length) : null;
+    const long =
+      line.length >= DEFERRED_LINE_CHARS
+        ? new PendingLine(this.#base + at, Buffer.byteLength(line), changes.length)
+        : null;
     for (let index = 0; index < changes.length; index++) {
       const { urn, aspect, value } = changes[index] as AspectChange;
       const op = this.#pending.length;
@@ -108,7 +111,11 @@ export class PlanBuilder {
  * Calls `visit` for every change of `plan` in log order: null for a removal, REPLACED_LATER for a value
  * overwritten later in the plan. `lineTexts` holds the text of each of `plan.lines`, read back from the file.
  */
-export function forEachPlannedChange(plan: ReplayPlan, lineTexts: readonly string[], visit: (urn: string, aspect: string, value: StoredValue) => void): void {
+export function forEachPlannedChange(
+  plan: ReplayPlan,
+  lineTexts: readonly string[],
+  visit: (urn: string, aspect: string, value: StoredValue) => void,
+): void {
   const lines = plan.lines.map((line, n) => new ReplayedLine(lineTexts[n] as string, line.changes));
   const { ops, urns, aspects, values } = plan;
   for (let at = 0; at < ops.length; at += OP_WIDTH) {

@@ -13,7 +13,9 @@ const { path, start } = workerData as WorkerRequest;
 const builder = new PlanBuilder(start);
 let answer: WorkerAnswer;
 try {
-  const read = await readRecords(nodeLogFileSystem.readChunks(path, { start }), (record, line, at) => builder.add(record.changes, line, at));
+  const read = await readRecords(nodeLogFileSystem.readChunks(path, { start }), (record, line, at) =>
+    builder.add(record.changes, line, at),
+  );
   answer = { kind: 'done', plan: builder.finish(), read };
 } catch (error) {
   // Anything else is the worker failing, which reaches the main thread as an 'error' event.
