@@ -7,7 +7,7 @@ import { appendFileSync, cpSync, readdirSync, readFileSync, writeFileSync } from
 import { join } from 'node:path';
 
 import { Catalogue } from '../src/store/catalogue.ts';
-import { nodeLogFileSystem } from '../src/store/log-fs.ts';
+import { nodeLogFileSystem } from '../src/store/node-log-fs.ts';
 import { BadLine } from '../src/store/log-lines.ts';
 import { DEFERRED_LINE_CHARS } from '../src/store/fast-start/lazy-lines.ts';
 import { parallelReplay, type ReplayWorker } from '../src/store/fast-start/parallel-replay.ts';

@@ -20,7 +20,7 @@ import {
   writeFailure,
   type LogStorage,
 } from './file-log.ts';
-import { nodeLogFileSystem } from './log-fs.ts';
+import { nodeLogFileSystem } from './node-log-fs.ts';
 import type { LogRecord } from './log-record.ts';
 import { PARALLEL_REPLAY_MIN_BYTES, replayOnOneThread, type Replay, type Replayed } from './replay.ts';
 import type { ChangeBuilder, CompactionReport, StoreOptions } from './store-options.ts';

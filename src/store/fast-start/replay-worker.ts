@@ -4,7 +4,7 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 
-import { nodeLogFileSystem } from '../log-fs.ts';
+import { nodeLogFileSystem } from '../node-log-fs.ts';
 import { BadLine, readRecords } from '../log-lines.ts';
 import type { WorkerAnswer, WorkerRequest } from './parallel-replay.ts';
 import { PlanBuilder } from './replay-plan.ts';
