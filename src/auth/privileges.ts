@@ -11,6 +11,8 @@ export type Privilege =
   | 'EDIT_ENTITY_DOCS'
   | 'EDIT_ENTITY_DOC_LINKS'
   | 'EDIT_DATASET_COL_DESCRIPTION'
+  | 'EDIT_ENTITY_TAGS'
+  | 'EDIT_DATASET_COL_TAGS'
   | 'CREATE_TAGS'
   | 'MANAGE_TAGS'
   | 'GENERATE_PERSONAL_ACCESS_TOKENS'
@@ -27,6 +29,8 @@ const EDIT_PRIVILEGES: Privilege[] = [
   'EDIT_ENTITY_DOCS',
   'EDIT_ENTITY_DOC_LINKS',
   'EDIT_DATASET_COL_DESCRIPTION',
+  'EDIT_ENTITY_TAGS',
+  'EDIT_DATASET_COL_TAGS',
 ];
 
 // Platform privileges: DataHub's "all users" policy gives everyone token generation (dataHubPolicy:7).
@@ -38,7 +42,13 @@ const PLATFORM: Record<Role, Privilege[]> = {
 };
 // Privileges on every entity, by role; owners get theirs on what they own ("asset owners" policy).
 const ON_EVERY_ENTITY: Record<Role, Privilege[]> = { Admin: EDIT_PRIVILEGES, Editor: EDIT_PRIVILEGES, Reader: [] };
-const ON_OWNED_ENTITY: Privilege[] = ['EDIT_ENTITY_DOCS', 'EDIT_ENTITY_DOC_LINKS', 'EDIT_DATASET_COL_DESCRIPTION'];
+const ON_OWNED_ENTITY: Privilege[] = [
+  'EDIT_ENTITY_DOCS',
+  'EDIT_ENTITY_DOC_LINKS',
+  'EDIT_DATASET_COL_DESCRIPTION',
+  'EDIT_ENTITY_TAGS',
+  'EDIT_DATASET_COL_TAGS',
+];
 
 export const UNAUTHORIZED_MESSAGE = 'Unauthorized to perform this action. Please contact your DataHub administrator.';
 

@@ -55,14 +55,7 @@ export function editFieldDescription(
   description: string,
 ): AspectChange {
   requireExisting(reader, urn);
-  // DataHub formats a missing subResource into its messages as "null" (Java's String.format); so do these.
-  const field = fieldPath === null ? 'null' : shown(fieldPath);
-  const schema = aspectObject(reader, urn, 'schemaMetadata');
-  if (schema === null) throw badRequest(`Failed to update ${urn} & field ${field}. ${urn} has no schema.`);
-  // A plain loop over the stored array, not objects(): this runs on every column edit, so it copies nothing.
-  if (fieldPath === null || !hasEntry(schema, 'fields', fieldPath)) {
-    throw badRequest(`Failed to update ${urn} & field ${field}. Field ${field} does not exist in the datasets schema.`);
-  }
+  requireField(reader, urn, fieldPath);
   const previous = aspectObject(reader, urn, 'editableSchemaMetadata') ?? {};
   const infos = objects(previous, 'editableSchemaFieldInfo');
   const index = infos.findIndex((info) => info.fieldPath === fieldPath);
@@ -71,6 +64,21 @@ export function editFieldDescription(
       ? [...infos, { fieldPath, description }]
       : infos.with(index, { ...(infos[index] as JsonObject), description });
   return { urn, aspect: 'editableSchemaMetadata', value: { ...previous, editableSchemaFieldInfo: updated } };
+}
+
+/**
+ * DataHub's refusal of a column edit whose column is not in the dataset's ingested schema, matched by
+ * exact fieldPath; a null fieldPath (no subResource given) names no column.
+ */
+export function requireField(reader: AspectReader, urn: string, fieldPath: string | null): asserts fieldPath is string {
+  // DataHub formats a missing subResource into its messages as "null" (Java's String.format); so do these.
+  const field = fieldPath === null ? 'null' : shown(fieldPath);
+  const schema = aspectObject(reader, urn, 'schemaMetadata');
+  if (schema === null) throw badRequest(`Failed to update ${urn} & field ${field}. ${urn} has no schema.`);
+  // A plain loop over the stored array, not objects(): this runs on every column edit, so it copies nothing.
+  if (fieldPath === null || !hasEntry(schema, 'fields', fieldPath)) {
+    throw badRequest(`Failed to update ${urn} & field ${field}. Field ${field} does not exist in the datasets schema.`);
+  }
 }
 
 /** Whether the array `key` of `object` holds an object whose fieldPath is `fieldPath`. */

@@ -3,11 +3,13 @@
 import { accessTokenMutations, accessTokenQueries } from './access-tokens.ts';
 import { mutations } from './mutations.ts';
 import { queries } from './queries.ts';
+import { tagMutations } from './tag-mutations.ts';
 
 // Typed loosely on purpose: graphql-js calls these by field name; each resolver types its own arguments.
 export const rootValue: Record<string, unknown> = {
   ...queries,
   ...accessTokenQueries,
   ...mutations,
+  ...tagMutations,
   ...accessTokenMutations,
 };
