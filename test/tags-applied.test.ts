@@ -228,28 +228,39 @@ tags('an over-long subResource or tag urn is refused with a 400 before anything 
   }
 });
 
-tags('a Reader who owns nothing is refused with 403 and nothing changes; an owner may tag', async ({ hub }) => {
-  const rita = await hub.createToken('rita');
-  const records = hub.store.recordCount;
-  for (const [query, input] of [
-    [ADD_TAG, { tagUrn: PII, resourceUrn: ORDERS }],
-    [ADD_TAGS, { tagUrns: [PII], resourceUrn: ORDERS, subResourceType: 'DATASET_FIELD', subResource: 'order_id' }],
-    [BATCH_ADD, { tagUrns: [PII], resources: [{ resourceUrn: ORDERS }] }],
-    [REMOVE_TAG, { tagUrn: PII, resourceUrn: ORDERS }],
-    [BATCH_REMOVE, { tagUrns: [PII], resources: [{ resourceUrn: ORDERS }] }],
-    // Privileges come before existence, so a refused caller learns nothing about the tag.
-    [ADD_TAG, { tagUrn: 'urn:li:tag:nope', resourceUrn: ORDERS }],
-  ] as const) {
-    const reply = await hub.gql(query, { input }, rita);
-    assert.equal(reply.json.errors.length, 1);
-    assert.equal({ message: reply.json.errors[0].message, extensions: reply.json.errors[0].extensions }, FORBIDDEN);
-  }
-  assert.is(hub.store.recordCount, records);
-  assert.equal((await tagsOf(hub)).dataset, []);
-  // carol is a Reader too, but an owner of orders: DataHub's asset-owner policy lets her tag it.
-  await ok(hub, ADD_TAG, { tagUrn: PII, resourceUrn: ORDERS }, await hub.createToken('carol'));
-  assert.equal((await tagsOf(hub)).dataset, [PII]);
-});
+tags(
+  'a Reader who owns nothing is refused with 403 and nothing changes; an Editor and an owner may tag',
+  async ({ hub }) => {
+    const rita = await hub.createToken('rita');
+    const records = hub.store.recordCount;
+    for (const [query, input] of [
+      [ADD_TAG, { tagUrn: PII, resourceUrn: ORDERS }],
+      [ADD_TAGS, { tagUrns: [PII], resourceUrn: ORDERS, subResourceType: 'DATASET_FIELD', subResource: 'order_id' }],
+      [BATCH_ADD, { tagUrns: [PII], resources: [{ resourceUrn: ORDERS }] }],
+      [REMOVE_TAG, { tagUrn: PII, resourceUrn: ORDERS }],
+      [BATCH_REMOVE, { tagUrns: [PII], resources: [{ resourceUrn: ORDERS }] }],
+      // Privileges come before existence, so a refused caller learns nothing about the tag.
+      [ADD_TAG, { tagUrn: 'urn:li:tag:nope', resourceUrn: ORDERS }],
+    ] as const) {
+      const reply = await hub.gql(query, { input }, rita);
+      assert.equal(reply.json.errors.length, 1);
+      assert.equal({ message: reply.json.errors[0].message, extensions: reply.json.errors[0].extensions }, FORBIDDEN);
+    }
+    assert.is(hub.store.recordCount, records);
+    assert.equal((await tagsOf(hub)).dataset, []);
+    // bob is an Editor: he may tag anything, columns too.
+    await ok(
+      hub,
+      ADD_TAGS,
+      { tagUrns: [GOLD], resourceUrn: ORDERS, subResourceType: 'DATASET_FIELD', subResource: 'status' },
+      await hub.createToken('bob'),
+    );
+    assert.equal((await tagsOf(hub)).columns, { status: [GOLD] });
+    // carol is a Reader too, but an owner of orders: DataHub's asset-owner policy lets her tag it.
+    await ok(hub, ADD_TAG, { tagUrn: PII, resourceUrn: ORDERS }, await hub.createToken('carol'));
+    assert.equal((await tagsOf(hub)).dataset, [PII]);
+  },
+);
 
 tags.run();
 

@@ -79,10 +79,10 @@ async function applyTags(
       for (const { urn, fieldPath } of resources) requirePrivileges(reader, actor, urn, tagPrivileges(fieldPath));
     },
     (reader) => {
+      // DataHub validates the tags only when adding: removing a tag that is gone is no error.
+      if (mode === 'add') for (const tagUrn of tagUrns) requireTag(reader, tagUrn);
       const edits = new TagEdits(reader);
       for (const resource of resources) {
-        // DataHub validates the tags only when adding: removing a tag that is gone is no error.
-        if (mode === 'add') for (const tagUrn of tagUrns) requireTag(reader, tagUrn);
         requireTarget(reader, resource);
         edits.apply(resource, tagUrns, mode);
       }
