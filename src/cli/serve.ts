@@ -35,7 +35,6 @@ export async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<num
     'a memory catalogue has no data directory and signs with a fresh key each start',
   );
   const auth = !values['no-auth'];
-  const started = performance.now();
   // Every option is checked before the server's code is loaded, so a mistyped one is refused quickly.
   const options: ServerOptions = {
     port: parsePort(values.port, env),
@@ -50,6 +49,7 @@ export async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<num
     log: (message) => process.stderr.write(`minihub: ${message}\n`),
   };
   const { startServer } = await import('../index.ts');
+  const started = performance.now();
   const hub = await startServer(options);
   // Signals are handled before the banner is out: a tool that waits for the banner may stop us at once.
   closeOnSignals(hub);

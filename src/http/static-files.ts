@@ -12,7 +12,7 @@ import { HttpError, type Headers, type HttpAnswer, type HttpRequest } from './ex
 
 export const GRAPHIQL_PATH = '/api/graphiql';
 
-const PAGE_DIR = fileURLToPath(new URL('../../public/graphiql', import.meta.url));
+const PAGE_DIR = fileURLToPath(new URL('../../public/graphiql/', import.meta.url));
 const INDEX = 'index.html';
 
 const CONTENT_TYPES: Record<string, string> = {

@@ -4,7 +4,7 @@
 import { linkSync, rmSync } from 'node:fs';
 
 import { readTextIfExists } from './durable-file.ts';
-import { probeProcess, type StatReader } from './owner-probe.ts';
+import { processExists, probeProcess, type StatReader } from './owner-probe.ts';
 
 // A takeover guard left by a process killed while taking over is itself taken over; a guard of a guard
 // of a guard means something other than crashes is at work.
@@ -33,11 +33,11 @@ export function isStale(owner: LockOwner, heldHere: boolean, readStat: StatReade
     case 'running':
       return owner.startTime !== null && owner.startTime !== state.startTime;
     case 'unknown':
-      return !isAlive(owner.pid);
+      return !processExists(owner.pid);
   }
 }
 
-export type Removal = 'checked' | 'retry' | 'busy';
+type Removal = 'checked' | 'retry' | 'busy';
 
 /**
  * Removes `file` if it still holds the text of `stale`, whose owner is gone. Reading the file and then
@@ -86,14 +86,4 @@ export function readOwner(path: string): LockOwner | null | undefined {
   if (!Number.isInteger(pid) || pid <= 0) return null;
   const startTime = /^\d+$/.test(startLine.trim()) ? startLine.trim() : null;
   return { pid, startTime, text };
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

@@ -45,7 +45,7 @@ export function probeProcess(pid: number, read: StatReader = readProcStat): Proc
     return { kind: 'unknown' };
   }
   // /proc mounted hidepid=2 (or =invisible) hides other users' processes: ENOENT there says nothing.
-  if (stat === undefined) return exists(pid) ? { kind: 'unknown' } : { kind: 'gone' };
+  if (stat === undefined) return processExists(pid) ? { kind: 'unknown' } : { kind: 'gone' };
   const fields = statFields(stat);
   if (fields === undefined) return { kind: 'unknown' };
   // Z: exited, waiting for its parent (or init) to reap it; X: being reaped. Neither runs any more.
@@ -54,7 +54,7 @@ export function probeProcess(pid: number, read: StatReader = readProcStat): Proc
 }
 
 /** Whether `pid` exists: kill(pid, 0) fails with ESRCH only for a pid no process holds (EPERM: someone else's). */
-function exists(pid: number): boolean {
+export function processExists(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -7,7 +7,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync,
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MODULES = join(ROOT, 'node_modules');
 const PAGE_DIR = join(ROOT, 'public', 'graphiql');
 const VENDOR_DIR = join(PAGE_DIR, 'vendor');
