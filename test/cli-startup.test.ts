@@ -93,6 +93,12 @@ startup('--version and --help load no command module', async () => {
   const [version, help] = await Promise.all([runLogged(['--version']), runLogged(['--help'])]);
   assert.is(version.code, 0, version.stderr);
   assert.match(version.stdout, /^\d+\.\d+\.\d+\n$/);
+  // The log saw these runs too: an empty log would pass every check below.
+  for (const run of [version, help])
+    assert.ok(
+      run.modules.some((url) => /\/cli\.(ts|js)$/.test(url)),
+      'cli itself is in the log',
+    );
   assertNoneLoaded(version, COMMAND_MODULE, '--version');
   assertNoneLoaded(version, SERVER_MODULES, '--version');
   assert.is(help.code, 0, help.stderr);

@@ -9,7 +9,16 @@ import { join } from 'node:path';
 import { parseRole, ROOT_USER, setRoleChanges } from '../src/auth/users.ts';
 import { Store } from '../src/store/store.ts';
 import { corpUserUrn } from '../src/urn.ts';
-import { ingestedSample, ME, post, ROOT, runCli, spawnServe } from './fixtures/cli.ts';
+import {
+  assertOneLineFailure,
+  ingestedSample,
+  ME,
+  post,
+  ROOT,
+  runCli,
+  spawnServe,
+  type CliResult,
+} from './fixtures/cli.ts';
 import { BOOTSTRAP, bootstrapAvailable, SAMPLE, tempDataDir } from './fixtures/server.ts';
 
 const token = suite('minihub token create');
@@ -341,6 +350,13 @@ usage('exits 2 with one line naming an unknown command or option', async () => {
   assert.match(command.stderr, /unknown command "serv"/);
   assert.is(option.code, 2);
   assert.match(option.stderr, /Unknown option '--prot'/);
+});
+
+usage('a name every object has (toString, __proto__) is an unknown command too, not a crash', async () => {
+  const results = await Promise.all(['toString', '__proto__'].map((name) => runCli([name])));
+  for (const [index, name] of ['toString', '__proto__'].entries()) {
+    assertOneLineFailure(results[index] as CliResult, 2, new RegExp(`^minihub: unknown command "${name}"`));
+  }
 });
 
 usage.run();

@@ -133,7 +133,7 @@ http('answers 413 for a body over the limit and closes the connection', async ({
   });
   assert.is(reply.status, 413);
   assert.match(reply.json.errors[0].message, /4096 bytes/);
-  // The handler's answer asks for the close; that the adapter then closes is tested over a socket below.
+  // The handler's answer asks for the close; the same request over a socket is tested below.
   assert.is(reply.headers.get('connection'), 'close');
 });
 
@@ -277,6 +277,21 @@ socket('answers 413 to a chunked body without a length once it passes the limit'
   });
   assert.is(status, 413);
 });
+
+socket(
+  'answers 413 to a Content-Length over the limit before reading the body, and closes the connection',
+  async ({ hub }) => {
+    const query = `{ me { corpUser { username } } } # ${'x'.repeat(5000)}`;
+    const reply = await hub.request('/api/graphql', {
+      method: 'POST',
+      headers: { ...JSON_HEADERS, Authorization: `Bearer ${hub.token}` },
+      body: JSON.stringify({ query }),
+    });
+    assert.is(reply.status, 413);
+    assert.match(reply.json.errors[0].message, /4096 bytes/);
+    assert.is(reply.headers.get('connection'), 'close');
+  },
+);
 
 socket('closes the connection when it refuses a request before reading its body', async ({ hub }) => {
   const reply = await hub.request('/api/graphql', {

@@ -421,6 +421,7 @@ queue(
         }
       },
       maintenanceDue: () => {
+        order.push('asked for maintenance');
         if (!due) return null;
         due = false;
         return async () => void order.push('maintenance');
@@ -433,7 +434,7 @@ queue(
     ];
     await Promise.all(done);
     await commits.close();
-    assert.equal(order, ['first', 'job', 'second', 'maintenance']);
+    assert.equal(order, ['first', 'job', 'second', 'asked for maintenance', 'maintenance']);
     assert.match((await rejection(commits.commit('late', ACTOR, () => []))).message, /shutting down/);
   },
 );
