@@ -13,6 +13,7 @@ export type Privilege =
   | 'EDIT_DATASET_COL_DESCRIPTION'
   | 'EDIT_ENTITY_TAGS'
   | 'EDIT_DATASET_COL_TAGS'
+  | 'EDIT_TAG_COLOR'
   | 'CREATE_TAGS'
   | 'MANAGE_TAGS'
   | 'GENERATE_PERSONAL_ACCESS_TOKENS'
@@ -31,6 +32,7 @@ const EDIT_PRIVILEGES: Privilege[] = [
   'EDIT_DATASET_COL_DESCRIPTION',
   'EDIT_ENTITY_TAGS',
   'EDIT_DATASET_COL_TAGS',
+  'EDIT_TAG_COLOR',
 ];
 
 // Platform privileges: DataHub's "all users" policy gives everyone token generation (dataHubPolicy:7).
@@ -48,6 +50,7 @@ const ON_OWNED_ENTITY: Privilege[] = [
   'EDIT_DATASET_COL_DESCRIPTION',
   'EDIT_ENTITY_TAGS',
   'EDIT_DATASET_COL_TAGS',
+  'EDIT_TAG_COLOR',
 ];
 
 export const UNAUTHORIZED_MESSAGE = 'Unauthorized to perform this action. Please contact your DataHub administrator.';

@@ -3,6 +3,7 @@
 import { accessTokenMutations, accessTokenQueries } from './access-tokens.ts';
 import { mutations } from './mutations.ts';
 import { queries } from './queries.ts';
+import { tagManageMutations } from './tag-manage.ts';
 import { tagMutations } from './tag-mutations.ts';
 
 // Typed loosely on purpose: graphql-js calls these by field name; each resolver types its own arguments.
@@ -11,5 +12,6 @@ export const rootValue: Record<string, unknown> = {
   ...accessTokenQueries,
   ...mutations,
   ...tagMutations,
+  ...tagManageMutations,
   ...accessTokenMutations,
 };

@@ -51,6 +51,11 @@ export class Catalogue implements AspectReader {
     for (const urn of this.#entities.keys()) if (urn.startsWith(prefix)) yield urn;
   }
 
+  /** Every entity's URN, in insertion order, building no value still held as text. */
+  urns(): Iterable<string> {
+    return this.#entities.keys();
+  }
+
   aspectNames(urn: string): Iterable<string> {
     return this.#entities.get(urn)?.keys() ?? [];
   }
