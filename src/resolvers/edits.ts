@@ -43,6 +43,41 @@ export function removeLinkChange(reader: AspectReader, urn: string, url: string)
   return kept.length === elements.length ? [] : [{ urn, aspect: 'institutionalMemory', value: { elements: kept } }];
 }
 
+/** A link as DataHub's updateLink names it: its URL and its label (stored as the element's description). */
+export interface LinkRef {
+  url: string;
+  label: string;
+}
+
+/**
+ * Replaces the link with `current`'s URL and label by `next`, keeping its place and createStamp and
+ * stamping the update, as DataHub does; DataHub's 400s for a link that is not there and for a result
+ * that would repeat another link's URL and label.
+ */
+export function updateLinkChange(reader: AspectReader, urn: string, current: LinkRef, next: NewLink): AspectChange {
+  const elements = storedLinks(reader, urn);
+  const matches = (element: JsonObject, { url, label }: LinkRef) =>
+    element.url === url && element.description === label;
+  const index = elements.findIndex((element) => matches(element, current));
+  if (index === -1) {
+    throw badRequest(
+      `Failed to update the link '${shown(current.url)}' with label '${shown(current.label)}'. The link does not exist`,
+    );
+  }
+  checkLink(next);
+  const wanted = { url: next.url, label: next.description };
+  if (elements.some((element, other) => other !== index && matches(element, wanted))) {
+    throw badRequest(`The link '${shown(next.url)}' with label '${shown(next.description)}' already exists`);
+  }
+  const updated: JsonObject = {
+    ...(elements[index] as JsonObject),
+    url: next.url,
+    description: next.description,
+    updateStamp: { time: next.time, actor: next.author },
+  };
+  return { urn, aspect: 'institutionalMemory', value: { elements: elements.with(index, updated) } };
+}
+
 /**
  * Sets the edited description of one column in editableSchemaMetadata, keeping every other entry and
  * the entry's tags. The column must exist in the ingested schema, matched by exact fieldPath; a null

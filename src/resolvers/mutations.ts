@@ -11,7 +11,7 @@ import { isJsonObject, type JsonObject } from '../aspects/json.ts';
 import { aspectObject } from '../aspects/read.ts';
 import { checkedEntityType, corpUserUrn, givenTagUrn, parseDatasetUrn } from '../urn.ts';
 import type { MutationContext } from './context.ts';
-import { editFieldDescription, removeLinkChange, upsertLinks, type NewLink } from './edits.ts';
+import { editFieldDescription, removeLinkChange, updateLinkChange, upsertLinks, type NewLink } from './edits.ts';
 import { guardedCommit, privileged, type Access } from './guarded-commit.ts';
 import { checkTextSizes } from './text-limit.ts';
 import { DatasetView } from './views/dataset.ts';
@@ -34,6 +34,15 @@ interface CreateTagInput {
   id?: string | null;
   name: string;
   description?: string | null;
+}
+
+// DataHub's input; settings (whether the link shows in previews) is accepted and not kept.
+interface UpdateLinkInput {
+  currentUrl: string;
+  currentLabel: string;
+  linkUrl: string;
+  label: string;
+  resourceUrn: string;
 }
 
 const LINK_ENTITY_TYPES = ['dataset', 'container'];
@@ -160,6 +169,18 @@ export const mutations = {
     const link: NewLink = { url: linkUrl, description: label, author: actorUrn, time: Date.now() };
     const check = privileged(actor, { anyOf: EDIT_LINKS, on: resourceUrn, existing: true });
     await guardedCommit(store, 'addLink', actor, check, (reader) => [upsertLinks(reader, resourceUrn, [link])]);
+    return true;
+  },
+
+  async updateLink({ input }: { input: UpdateLinkInput }, { store, actor, limits }: MutationContext) {
+    const { currentUrl, currentLabel, linkUrl, label, resourceUrn } = input;
+    checkTextSizes(limits, { currentUrl, currentLabel, linkUrl, label });
+    expectLinkTarget(resourceUrn);
+    const link: NewLink = { url: linkUrl, description: label, author: corpUserUrn(actor), time: Date.now() };
+    const check = privileged(actor, { anyOf: EDIT_LINKS, on: resourceUrn, existing: true });
+    await guardedCommit(store, 'updateLink', actor, check, (reader) => [
+      updateLinkChange(reader, resourceUrn, { url: currentUrl, label: currentLabel }, link),
+    ]);
     return true;
   },
 
