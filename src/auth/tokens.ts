@@ -110,11 +110,19 @@ export class TokenService {
     return { issued: { token, metadata: toMetadata(tokenUrn(id), info) as TokenMetadata }, build };
   }
 
-  /** Issues a token that is valid until this process stops and is never written anywhere. */
-  createSessionToken(username: string): string {
-    const { token, id } = this.#sign(username, 'SESSION', null);
+  /**
+   * Issues a token that is never written anywhere: valid until this process stops, or until
+   * `lifetimeMs` has passed when given.
+   */
+  createSessionToken(username: string, lifetimeMs: number | null = null): string {
+    const { token, id } = this.#sign(username, 'SESSION', lifetimeMs);
     this.#sessionIds.add(id);
     return token;
+  }
+
+  /** The id a token is stored under (its keyed hash), whether or not such a token was issued. */
+  idOf(token: string): string {
+    return this.#tokenId(token);
   }
 
   /** Every stored token, oldest first. */

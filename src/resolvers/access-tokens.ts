@@ -11,6 +11,7 @@ import { corpUserUrn, parseUrn } from '../urn.ts';
 import type { MutationContext, QueryContext } from './context.ts';
 import { guardedCommit, privileged, type Check } from './guarded-commit.ts';
 import { checkTextSizes } from './text-limit.ts';
+import { CorpUserView } from './views/shared.ts';
 
 const DAY = 86_400_000;
 // ONE_WEEK is in DataHub's enum but unmapped there (it errors); minihub gives it its plain meaning.
@@ -39,6 +40,12 @@ interface ListAccessTokenInput {
   filters?: { field: string; value?: string | null; values?: string[] | null }[] | null;
 }
 
+interface GetAccessTokenInput {
+  type: 'PERSONAL';
+  actorUrn: string;
+  duration: string;
+}
+
 const FILTER_FIELDS = ['ownerUrn', 'actorUrn'] as const;
 // A token's id is the key of its URN, which holds at most 512 bytes: a longer id names no token.
 const MAX_TOKEN_ID_CHARS = 512;
@@ -64,7 +71,39 @@ export const accessTokenQueries = {
     const matching = tokens.list().filter((token) => filters.every(({ field, values }) => values.has(token[field])));
     const start = Math.max(0, input.start ?? 0);
     const page = matching.slice(start, start + Math.max(0, input.count ?? 20));
-    return { start, count: page.length, total: matching.length, tokens: page.map(metadataView) };
+    return {
+      start,
+      count: page.length,
+      total: matching.length,
+      tokens: page.map((token) => metadataView(token, reader)),
+    };
+  },
+
+  /**
+   * DataHub's deprecated getAccessToken: a token for yourself only, never stored (DataHub's is stateless),
+   * so it is not listed and cannot be revoked; minihub's lasts until the server stops or the duration ends.
+   * Not in the response cache's list of cacheable fields, so each call issues a new token.
+   */
+  getAccessToken({ input }: { input: GetAccessTokenInput }, { reader, tokens, actor }: QueryContext) {
+    const lifetimeMs = DURATIONS[input.duration];
+    if (lifetimeMs === undefined) throw badRequest(`unknown duration ${shown(input.duration)}`);
+    if (input.actorUrn !== corpUserUrn(actor)) throw new MinihubError('UNAUTHORIZED', UNAUTHORIZED_MESSAGE);
+    requirePrivileges(reader, actor, null, [['GENERATE_PERSONAL_ACCESS_TOKENS']]);
+    return { accessToken: tokens.createSessionToken(actor, lifetimeMs), metadata: null };
+  },
+
+  /** DataHub's getAccessTokenMetadata: the stored record of a raw token, for a token manager only. */
+  getAccessTokenMetadata({ token }: { token: string }, { reader, tokens, actor, limits }: QueryContext) {
+    checkTextSizes(limits, { token });
+    requirePrivileges(reader, actor, null, [['MANAGE_ACCESS_TOKENS']]);
+    const metadata = tokens.lookup(tokens.idOf(token), reader);
+    if (metadata === null) {
+      throw new MinihubError(
+        'NOT_FOUND',
+        'no stored access token matches this token: it was revoked, never issued here, or is a session token',
+      );
+    }
+    return metadataView(metadata, reader);
   },
 };
 
@@ -96,7 +135,7 @@ export const accessTokenMutations = {
       privileged(actor, { anyOf: [[privilege]], on: null }),
       build,
     );
-    return { accessToken: issued.token, metadata: metadataView(issued.metadata) };
+    return { accessToken: issued.token, metadata: metadataView(issued.metadata, store.catalogue) };
   },
 
   async revokeAccessToken(
@@ -137,6 +176,7 @@ function mayRevoke(tokens: TokenService, actor: string, tokenId: string): Check 
   };
 }
 
-function metadataView(metadata: TokenMetadata) {
-  return { ...metadata, type: 'ACCESS_TOKEN' };
+/** AccessTokenMetadata, with its owner (the user who created the token) resolved as a CorpUser. */
+function metadataView(metadata: TokenMetadata, reader: AspectReader) {
+  return { ...metadata, type: 'ACCESS_TOKEN', owner: () => new CorpUserView(reader, metadata.ownerUrn) };
 }
