@@ -16,6 +16,7 @@ import { userExists, userRemoved } from './users.ts';
 export const TOKEN_INFO_ASPECT = 'dataHubAccessTokenInfo';
 const TOKEN_URN_PREFIX = 'urn:li:dataHubAccessToken:';
 const VERIFIED_TOKENS = 10_000;
+const SESSION_SWEEP_MIN = 1024;
 
 export function tokenUrn(id: string): string {
   return `${TOKEN_URN_PREFIX}${id}`;
@@ -60,7 +61,9 @@ export class TokenService {
   readonly #key: Buffer;
   readonly #store: Store;
   // Session tokens live only as long as this process, so only their ids are kept, in memory.
-  readonly #sessionIds = new Set<string>();
+  // Each with its expiry (null: never), so expired ones can be swept: getAccessToken issues one per call.
+  readonly #sessionIds = new Map<string, number | null>();
+  #sweepSessionsAt = SESSION_SWEEP_MIN;
   // Tokens whose signature and shape were verified: each request then costs a Map lookup, not two
   // HMACs. Expiry and the stored record are still checked every time, so revocation is immediate.
   readonly #verified = new Map<string, VerifiedToken>();
@@ -115,8 +118,9 @@ export class TokenService {
    * `lifetimeMs` has passed when given.
    */
   createSessionToken(username: string, lifetimeMs: number | null = null): string {
-    const { token, id } = this.#sign(username, 'SESSION', lifetimeMs);
-    this.#sessionIds.add(id);
+    const { token, id, expiresAt } = this.#sign(username, 'SESSION', lifetimeMs);
+    this.#sessionIds.set(id, expiresAt);
+    if (this.#sessionIds.size >= this.#sweepSessionsAt) this.#sweepExpiredSessions();
     return token;
   }
 
@@ -190,6 +194,14 @@ export class TokenService {
       );
     }
     return claims.actorId;
+  }
+
+  // Sweeps when the count doubles, so the cost per token issued stays constant; unexpired ones stay.
+  #sweepExpiredSessions(): void {
+    const now = Date.now();
+    for (const [id, expiresAt] of this.#sessionIds)
+      if (expiresAt !== null && expiresAt <= now) this.#sessionIds.delete(id);
+    this.#sweepSessionsAt = Math.max(SESSION_SWEEP_MIN, this.#sessionIds.size * 2);
   }
 
   #verify(token: string): VerifiedToken {

@@ -2,10 +2,11 @@
 // (name and description), setTagColor, and deleteTag, which also removes the tag from every entity and
 // column that carries it, in the same commit as the tag.
 
-import { requirePrivileges, type Privilege } from '../auth/privileges.ts';
+import type { Privilege } from '../auth/privileges.ts';
 import { badRequest, shown } from '../errors.ts';
 import { aspectObject, urnId } from '../aspects/read.ts';
 import type { JsonObject } from '../aspects/json.ts';
+import type { Catalogue } from '../store/catalogue.ts';
 import type { MutationContext } from './context.ts';
 import { guardedCommit, privileged } from './guarded-commit.ts';
 import { expectEntityType } from './queries.ts';
@@ -71,20 +72,25 @@ export const tagManageMutations = {
     const catalogue = store.catalogue;
     // DataHub: MANAGE_TAGS, or DELETE_ENTITY on the tag. No minihub role holds DELETE_ENTITY without
     // also holding MANAGE_TAGS, so the platform privilege decides alone.
-    const check = (reader: Parameters<typeof requirePrivileges>[0]) =>
-      requirePrivileges(reader, actor, null, [['MANAGE_TAGS']]);
+    const check = privileged(actor, { anyOf: [['MANAGE_TAGS']], on: null });
     await guardedCommit(store, 'deleteTag', actor, check, (reader) => {
       // As DataHub: deleting a tag that does not exist is no error, and its leftover references still go.
-      const ownAspects = [...catalogue.aspectNames(urn)].filter((aspect) => reader.aspect(urn, aspect) !== undefined);
-      const candidates = (function* () {
-        for (const candidate of catalogue.urns())
-          if (candidate !== urn) yield [candidate, catalogue.aspectNames(candidate)] as [string, Iterable<string>];
-      })();
+      // The catalogue's aspects of the tag, and createTag's, which a commit queued in the same batch may have staged.
+      const names = new Set([...catalogue.aspectNames(urn), 'tagProperties', 'ownership']);
+      const ownAspects = [...names].filter((aspect) => reader.aspect(urn, aspect) !== undefined);
       return [
         ...ownAspects.map((aspect) => ({ urn, aspect, value: null })),
-        ...tagReferenceRemovals(reader, candidates, urn),
+        ...tagReferenceRemovals(reader, everyEntity(catalogue, urn), urn),
       ];
     });
     return true;
   },
 };
+
+/**
+ * Every entity of the catalogue but `except`, with its aspect names (no value built). An entity that
+ * only a commit queued in the same batch creates is not among them.
+ */
+function* everyEntity(catalogue: Catalogue, except: string): Iterable<[string, Iterable<string>]> {
+  for (const urn of catalogue.urns()) if (urn !== except) yield [urn, catalogue.aspectNames(urn)];
+}
