@@ -230,8 +230,8 @@ const failures: [string, Record<string, unknown>, string][] = [
     `Failed to update ${ORDERS} & field no_such_column. Field no_such_column does not exist in the datasets schema.`,
   ],
   [
-    'a dataset without subResourceType',
-    { description: 'x', resourceUrn: ORDERS },
+    'a dataset column without subResourceType',
+    { description: 'x', resourceUrn: ORDERS, subResource: 'order_id' },
     'Update description without subresource is not currently supported',
   ],
   [

@@ -102,7 +102,11 @@ export const mutations = {
     const entityType = checkedEntityType(resourceUrn);
     let access: Access;
     let build: (reader: AspectReader) => AspectChange[];
-    if (entityType === 'dataset') {
+    if (entityType === 'dataset' && subResourceType == null && subResource == null) {
+      // minihub's extension of the specification's rule 4, as DataHub now does: the dataset's own edit.
+      access = { anyOf: EDIT_DOCS, on: resourceUrn, existing: true };
+      build = (reader) => [datasetDescriptionChange(reader, resourceUrn, description, corpUserUrn(actor))];
+    } else if (entityType === 'dataset') {
       // Not `existing`: DataHub refuses a missing subResourceType before it looks the dataset up.
       access = { anyOf: EDIT_COLUMN_DOCS, on: resourceUrn };
       build = (reader) => {
@@ -126,7 +130,7 @@ export const mutations = {
     } else {
       throw badRequest(
         `Failed to update description. Unsupported resource type ${shown(resourceUrn)} provided. ` +
-          'minihub supports dataset fields (subResourceType: DATASET_FIELD), containers and tags',
+          'minihub supports datasets, dataset fields (subResourceType: DATASET_FIELD), containers and tags',
       );
     }
     await guardedCommit(store, 'updateDescription', actor, privileged(actor, access), build);
@@ -221,5 +225,18 @@ function editablePropertiesChange(
     description: update.description,
     ...(update.name == null ? {} : { name: update.name }),
   };
+  return { urn, aspect: 'editableDatasetProperties', value };
+}
+
+/** DataHub's edit of a dataset's own description: only the description and the stamp change. */
+function datasetDescriptionChange(
+  reader: AspectReader,
+  urn: string,
+  description: string,
+  actorUrn: string,
+): AspectChange {
+  const stamp = { time: Date.now(), actor: actorUrn };
+  const previous = aspectObject(reader, urn, 'editableDatasetProperties') ?? {};
+  const value: JsonObject = { ...previous, created: previous.created ?? stamp, lastModified: stamp, description };
   return { urn, aspect: 'editableDatasetProperties', value };
 }
