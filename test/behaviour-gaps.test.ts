@@ -1,5 +1,6 @@
 // Where minihub and DataHub could differ and a decision was made (README "Differences from DataHub"):
-// updateDescription on a dataset itself, and updateDataset's links added rather than replaced. In process.
+// updateDescription on a dataset itself and on a group, and updateDataset's links added rather than
+// replaced. In process.
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -119,6 +120,62 @@ datasetDescription('a description over the text limit is refused before anything
   }
 });
 
+const GROUP = 'urn:li:corpGroup:analytics';
+const GROUP_SEED: JsonValue[] = [
+  mcp(GROUP, 'corpGroupInfo', { displayName: 'Analytics', admins: [], members: [], groups: [] }),
+  mcp(ORDERS, 'ownership', {
+    owners: [{ owner: GROUP, type: 'TECHNICAL_OWNER' }],
+    lastModified: { time: 0, actor: 'urn:li:corpuser:datahub' },
+  }),
+];
+const GROUP_OWNER = `query q($urn: String!) { dataset(urn: $urn) { ownership { owners { owner {
+  ... on CorpGroup { urn name editableProperties { description slack email pictureLink } } } } } } }`;
+
+const groups = suite<Context>('updateDescription on a corpGroup');
+groups.before.each(async (context) => {
+  context.hub = await openInProcess({ seed: [SAMPLE, USERS, GROUP_SEED] });
+  context.rita = await context.hub.createToken('rita');
+  context.ed = await context.hub.createToken('ed');
+});
+groups.after.each(async ({ hub }) => hub.close());
+
+groups('stores corpGroupEditableInfo.description, read back on the group', async ({ hub, ed }) => {
+  const owner = async () => (await hub.gql(GROUP_OWNER, { urn: ORDERS })).json.data.dataset.ownership.owners[0].owner;
+  assert.equal(await owner(), { urn: GROUP, name: 'analytics', editableProperties: null });
+  // The input DataHub's clients send for a group: the group URN, no sub-resource.
+  const reply = await hub.gql(
+    UPDATE_DESCRIPTION,
+    { input: { description: 'The analytics team', resourceUrn: GROUP } },
+    ed,
+  );
+  assert.equal(reply.json, { data: { updateDescription: true }, extensions: {} });
+  assert.equal((await owner()).editableProperties, {
+    description: 'The analytics team',
+    slack: null,
+    email: null,
+    pictureLink: null,
+  });
+  assert.equal(hub.store.catalogue.aspect(GROUP, 'corpGroupEditableInfo'), { description: 'The analytics team' });
+});
+
+groups('keeps the other edited fields of the group', async ({ hub }) => {
+  await hub.store.commit('test', 'urn:li:corpuser:datahub', () => [
+    { urn: GROUP, aspect: 'corpGroupEditableInfo', value: { slack: '#analytics', description: 'old' } },
+  ]);
+  await hub.gql(UPDATE_DESCRIPTION, { input: { description: 'new', resourceUrn: GROUP } });
+  assert.equal(hub.store.catalogue.aspect(GROUP, 'corpGroupEditableInfo'), { slack: '#analytics', description: 'new' });
+});
+
+groups('a missing group gets the 400; a Reader the 403; nothing is written', async ({ hub, rita }) => {
+  const ghost = 'urn:li:corpGroup:ghost';
+  const missing = await hub.gql(UPDATE_DESCRIPTION, { input: { description: 'x', resourceUrn: ghost } });
+  assert.is(missing.json.errors[0].message, `Failed to update ${ghost}. ${ghost} does not exist.`);
+  const denied = await hub.gql(UPDATE_DESCRIPTION, { input: { description: 'x', resourceUrn: GROUP } }, rita);
+  assert.is(denied.json.errors[0].message, FORBIDDEN);
+  assert.is(hub.store.catalogue.exists(ghost), false);
+  assert.is(hub.store.catalogue.aspect(GROUP, 'corpGroupEditableInfo'), undefined);
+});
+
 const links = suite<Context>('updateDataset institutionalMemory');
 links.before.each(async (context) => {
   context.hub = await openInProcess({ seed: [SAMPLE] });
@@ -151,4 +208,5 @@ links(
 );
 
 datasetDescription.run();
+groups.run();
 links.run();

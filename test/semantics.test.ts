@@ -279,7 +279,10 @@ updateDescription('answers an unsupported entity type with a 400 naming the supp
     input: { description: 'x', resourceUrn: 'urn:li:corpuser:alice' },
   });
   assert.is(reply.json.errors[0].extensions.code, 400);
-  assert.match(reply.json.errors[0].message, /Unsupported resource type urn:li:corpuser:alice.*containers and tags/);
+  assert.match(
+    reply.json.errors[0].message,
+    /Unsupported resource type urn:li:corpuser:alice.*containers, tags and groups/,
+  );
 });
 
 updateDescription('sets a container description: properties show it, the edit layer holds it', async ({ hub }) => {

@@ -127,10 +127,17 @@ export const mutations = {
         if (!isJsonObject(properties)) throw badRequest('Properties for this Tag do not yet exist!');
         return [{ urn: resourceUrn, aspect: 'tagProperties', value: { ...properties, description } }];
       };
+    } else if (entityType === 'corpGroup') {
+      // Where DataHub keeps a group's edited description.
+      access = { anyOf: EDIT_DOCS, on: resourceUrn, existing: true };
+      build = (reader) => {
+        const editable = aspectObject(reader, resourceUrn, 'corpGroupEditableInfo') ?? {};
+        return [{ urn: resourceUrn, aspect: 'corpGroupEditableInfo', value: { ...editable, description } }];
+      };
     } else {
       throw badRequest(
         `Failed to update description. Unsupported resource type ${shown(resourceUrn)} provided. ` +
-          'minihub supports datasets, dataset fields (subResourceType: DATASET_FIELD), containers and tags',
+          'minihub supports datasets, dataset fields (subResourceType: DATASET_FIELD), containers, tags and groups',
       );
     }
     await guardedCommit(store, 'updateDescription', actor, privileged(actor, access), build);

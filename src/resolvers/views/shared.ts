@@ -67,19 +67,33 @@ export class CorpGroupView {
   readonly __typename = 'CorpGroup';
   readonly type = 'CORP_GROUP';
   readonly urn: string;
+  readonly #reader: AspectReader;
 
-  constructor(urn: string) {
+  constructor(reader: AspectReader, urn: string) {
+    this.#reader = reader;
     this.urn = urn;
   }
 
   get name(): string {
     return urnId(this.urn);
   }
+
+  /** The group's edit layer (corpGroupEditableInfo), as DataHub answers it; null when never edited. */
+  editableProperties() {
+    const info = aspectObject(this.#reader, this.urn, 'corpGroupEditableInfo');
+    if (info === null) return null;
+    return {
+      description: str(info, 'description'),
+      slack: str(info, 'slack'),
+      email: str(info, 'email'),
+      pictureLink: str(info, 'pictureLink'),
+    };
+  }
 }
 
 /** A user or group URN as the ResolvedActor / OwnerType union member it names. */
 export function actorView(reader: AspectReader, urn: string): CorpUserView | CorpGroupView {
-  return urn.startsWith('urn:li:corpGroup:') ? new CorpGroupView(urn) : new CorpUserView(reader, urn);
+  return urn.startsWith('urn:li:corpGroup:') ? new CorpGroupView(reader, urn) : new CorpUserView(reader, urn);
 }
 
 const OWNERSHIP_TYPES = new Set([
