@@ -6,13 +6,9 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
 import type { JsonValue } from '../src/aspects/json.ts';
+import { dataOf, FORBIDDEN, userWithRole } from './fixtures/datahub-records.ts';
 import { openInProcess, type InProcessHub } from './fixtures/in-process.ts';
 import { SAMPLE } from './fixtures/server.ts';
-
-const FORBIDDEN = {
-  message: 'Unauthorized to perform this action. Please contact your DataHub administrator.',
-  extensions: { code: 403, type: 'UNAUTHORIZED', classification: 'DataFetchingException' },
-};
 
 const GET_TOKEN =
   'query g($input: GetAccessTokenInput!) { getAccessToken(input: $input) { accessToken metadata { id } } }';
@@ -27,21 +23,7 @@ const LIST = 'query l { listAccessTokens(input: {}) { total tokens { id ownerUrn
 const ME = '{ me { corpUser { username } } }';
 
 // A Reader, in DataHub's file format.
-const READER: JsonValue[] = [
-  {
-    entityType: 'corpuser',
-    entityUrn: 'urn:li:corpuser:rita',
-    changeType: 'UPSERT',
-    aspectName: 'roleMembership',
-    aspect: { json: { roles: ['urn:li:dataHubRole:Reader'] } },
-  },
-];
-
-async function ok(hub: InProcessHub, query: string, variables: Record<string, unknown>, token?: string) {
-  const reply = await hub.gql(query, variables, token);
-  assert.is(reply.json.errors, undefined, JSON.stringify(reply.json.errors));
-  return reply.json.data;
-}
+const READER: JsonValue[] = [userWithRole('rita', 'Reader')];
 
 async function refused(hub: InProcessHub, query: string, variables: Record<string, unknown>, token: string) {
   const reply = await hub.gql(query, variables, token);
@@ -66,19 +48,19 @@ queries.after.each(async ({ hub }) => {
 queries('getAccessToken issues a working token for yourself, new each time, stored nowhere', async ({ hub }) => {
   const bob = await hub.createToken('bob');
   const records = hub.store.recordCount;
-  const before = (await ok(hub, LIST, {})).listAccessTokens.total;
-  const first = (await ok(hub, GET_TOKEN, forUser('bob'), bob)).getAccessToken;
-  const second = (await ok(hub, GET_TOKEN, forUser('bob'), bob)).getAccessToken;
+  const before = (await dataOf(hub, LIST, {})).listAccessTokens.total;
+  const first = (await dataOf(hub, GET_TOKEN, forUser('bob'), bob)).getAccessToken;
+  const second = (await dataOf(hub, GET_TOKEN, forUser('bob'), bob)).getAccessToken;
   assert.is(first.metadata, null);
   assert.is.not(first.accessToken, second.accessToken);
-  assert.equal(await ok(hub, ME, {}, first.accessToken), { me: { corpUser: { username: 'bob' } } });
+  assert.equal(await dataOf(hub, ME, {}, first.accessToken), { me: { corpUser: { username: 'bob' } } });
   // It expires when the duration asked for ends.
   const claims = JSON.parse(Buffer.from(first.accessToken.split('.')[1], 'base64url').toString());
   assert.ok(Math.abs(claims.exp * 1000 - (Date.now() + 3_600_000)) < 60_000, JSON.stringify(claims));
-  const forever = (await ok(hub, GET_TOKEN, forUser('bob', 'NO_EXPIRY'), bob)).getAccessToken.accessToken;
+  const forever = (await dataOf(hub, GET_TOKEN, forUser('bob', 'NO_EXPIRY'), bob)).getAccessToken.accessToken;
   assert.is(JSON.parse(Buffer.from(forever.split('.')[1], 'base64url').toString()).exp, undefined);
   assert.is(hub.store.recordCount, records);
-  assert.is((await ok(hub, LIST, {})).listAccessTokens.total, before);
+  assert.is((await dataOf(hub, LIST, {})).listAccessTokens.total, before);
   // Metadata is only for stored tokens.
   const reply = await hub.gql(METADATA, { token: first.accessToken });
   assert.is(reply.json.errors?.[0]?.extensions.code, 404);
@@ -90,15 +72,15 @@ queries('getAccessToken for someone else is DataHub 403, also for an Admin', asy
   await refused(hub, GET_TOKEN, { input: { ...forUser('x').input, actorUrn: 'not a urn' } }, hub.token);
   // A Reader may have one for herself: everyone holds GENERATE_PERSONAL_ACCESS_TOKENS.
   const rita = await hub.createToken('rita');
-  assert.type((await ok(hub, GET_TOKEN, forUser('rita'), rita)).getAccessToken.accessToken, 'string');
+  assert.type((await dataOf(hub, GET_TOKEN, forUser('rita'), rita)).getAccessToken.accessToken, 'string');
 });
 
 queries('getAccessTokenMetadata answers the stored record and its owner; a revoked token is a 404', async ({ hub }) => {
   const alice = await hub.createToken('alice');
   const input = { type: 'PERSONAL', actorUrn: 'urn:li:corpuser:bob', duration: 'ONE_MONTH', name: 'for bob' };
-  const created = (await ok(hub, CREATE, { input }, alice)).createAccessToken;
+  const created = (await dataOf(hub, CREATE, { input }, alice)).createAccessToken;
   assert.equal(created.metadata.owner, { username: 'alice' });
-  const metadata = (await ok(hub, METADATA, { token: created.accessToken }, alice)).getAccessTokenMetadata;
+  const metadata = (await dataOf(hub, METADATA, { token: created.accessToken }, alice)).getAccessTokenMetadata;
   assert.equal(
     { ...metadata, expiresAt: typeof metadata.expiresAt },
     {
@@ -112,9 +94,9 @@ queries('getAccessTokenMetadata answers the stored record and its owner; a revok
       owner: { urn: 'urn:li:corpuser:alice', username: 'alice' },
     },
   );
-  const listed = (await ok(hub, LIST, {})).listAccessTokens.tokens;
+  const listed = (await dataOf(hub, LIST, {})).listAccessTokens.tokens;
   for (const token of listed) assert.equal(token.owner.urn, token.ownerUrn);
-  await ok(hub, REVOKE, { tokenId: created.metadata.id });
+  await dataOf(hub, REVOKE, { tokenId: created.metadata.id });
   const reply = await hub.gql(METADATA, { token: created.accessToken });
   assert.equal(reply.json.errors?.[0]?.extensions, {
     code: 404,

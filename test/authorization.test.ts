@@ -7,25 +7,12 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
 import type { JsonValue } from '../src/aspects/json.ts';
+import { FORBIDDEN, mcp } from './fixtures/datahub-records.ts';
 import { openInProcess, type InProcessHub } from './fixtures/in-process.ts';
 import { BOOTSTRAP, bootstrapAvailable, DATASET_QUERY } from './fixtures/server.ts';
 
 const OWNED = 'urn:li:dataset:(urn:li:dataPlatform:hive,fct_users_deleted,PROD)'; // jdoe owns it in bootstrap_mce.json
 const NOT_OWNED = 'urn:li:dataset:(urn:li:dataPlatform:hive,unowned_events,PROD)';
-const FORBIDDEN = {
-  message: 'Unauthorized to perform this action. Please contact your DataHub administrator.',
-  extensions: { code: 403, type: 'UNAUTHORIZED', classification: 'DataFetchingException' },
-};
-
-function mcp(entityUrn: string, aspectName: string, json: JsonValue): JsonValue {
-  return {
-    entityType: entityUrn.split(':')[2] as string,
-    entityUrn,
-    changeType: 'UPSERT',
-    aspectName,
-    aspect: { json },
-  };
-}
 
 // The users of the matrix and a dataset nobody owns, in DataHub's file format.
 const EXTRA: JsonValue[] = [

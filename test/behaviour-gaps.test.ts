@@ -6,6 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
 import type { JsonValue } from '../src/aspects/json.ts';
+import { mcp } from './fixtures/datahub-records.ts';
 import { openInProcess, type InProcessHub } from './fixtures/in-process.ts';
 import { DATASET_QUERY, SAMPLE } from './fixtures/server.ts';
 
@@ -15,16 +16,6 @@ const UPDATE_DESCRIPTION = 'mutation d($input: DescriptionUpdateInput!) { update
 const UPDATE_DATASET =
   'mutation u($urn: String!, $input: DatasetUpdateInput!) { updateDataset(urn: $urn, input: $input) { urn } }';
 const FORBIDDEN = 'Unauthorized to perform this action. Please contact your DataHub administrator.';
-
-function mcp(entityUrn: string, aspectName: string, json: JsonValue): JsonValue {
-  return {
-    entityType: entityUrn.split(':')[2] as string,
-    entityUrn,
-    changeType: 'UPSERT',
-    aspectName,
-    aspect: { json },
-  };
-}
 
 // A Reader (no edit rights on a dataset it does not own) and an Editor.
 const USERS: JsonValue[] = [

@@ -6,15 +6,12 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
 import type { JsonValue } from '../src/aspects/json.ts';
+import { dataOf, FORBIDDEN, userWithRole } from './fixtures/datahub-records.ts';
 import { openInProcess, type InProcessHub } from './fixtures/in-process.ts';
 import { SAMPLE } from './fixtures/server.ts';
 
 const ORDERS = 'urn:li:dataset:(urn:li:dataPlatform:postgres,shop.public.orders,PROD)';
 const SHOP_DB = 'urn:li:container:shop_db';
-const FORBIDDEN = {
-  message: 'Unauthorized to perform this action. Please contact your DataHub administrator.',
-  extensions: { code: 403, type: 'UNAUTHORIZED', classification: 'DataFetchingException' },
-};
 
 const ADD_LINK = 'mutation a($input: AddLinkInput!) { addLink(input: $input) }';
 const UPDATE_LINK = 'mutation u($input: UpdateLinkInput!) { updateLink(input: $input) }';
@@ -22,24 +19,10 @@ const LINKS = `query l($urn: String!) { dataset(urn: $urn) { institutionalMemory
 const CONTAINER_LINKS = `query l($urn: String!) { container(urn: $urn) { institutionalMemory { elements { url label } } } }`;
 
 // A Reader who owns nothing, in DataHub's file format.
-const READER: JsonValue[] = [
-  {
-    entityType: 'corpuser',
-    entityUrn: 'urn:li:corpuser:rita',
-    changeType: 'UPSERT',
-    aspectName: 'roleMembership',
-    aspect: { json: { roles: ['urn:li:dataHubRole:Reader'] } },
-  },
-];
-
-async function ok(hub: InProcessHub, query: string, variables: Record<string, unknown>, token?: string) {
-  const reply = await hub.gql(query, variables, token);
-  assert.is(reply.json.errors, undefined, JSON.stringify(reply.json.errors));
-  return reply.json.data;
-}
+const READER: JsonValue[] = [userWithRole('rita', 'Reader')];
 
 async function links(hub: InProcessHub, urn = ORDERS) {
-  return (await ok(hub, LINKS, { urn })).dataset.institutionalMemory?.elements ?? [];
+  return (await dataOf(hub, LINKS, { urn })).dataset.institutionalMemory?.elements ?? [];
 }
 
 const change = (from: [string, string], to: [string, string], resourceUrn = ORDERS) => ({
@@ -55,7 +38,7 @@ const update = suite<Context>('updateLink');
 update.before.each(async (context) => {
   context.hub = await openInProcess({ seed: [SAMPLE, READER] });
   for (const [linkUrl, label] of [RUNBOOK, DASHBOARD]) {
-    await ok(context.hub, ADD_LINK, { input: { linkUrl, label, resourceUrn: ORDERS } });
+    await dataOf(context.hub, ADD_LINK, { input: { linkUrl, label, resourceUrn: ORDERS } });
   }
 });
 update.after.each(async ({ hub }) => {
@@ -66,7 +49,7 @@ update('replaces the link in place, keeping its creator; the same update again s
   const before = await links(hub);
   const start = before.findIndex((link: { url: string }) => link.url === RUNBOOK[0]);
   const renamed: [string, string] = ['https://wiki.example.com/orders-v2', 'Runbook v2'];
-  assert.equal(await ok(hub, UPDATE_LINK, change(RUNBOOK, renamed, ORDERS), await hub.createToken('bob')), {
+  assert.equal(await dataOf(hub, UPDATE_LINK, change(RUNBOOK, renamed, ORDERS), await hub.createToken('bob')), {
     updateLink: true,
   });
   const after = await links(hub);
@@ -74,15 +57,15 @@ update('replaces the link in place, keeping its creator; the same update again s
   assert.equal(after[start], { url: renamed[0], label: renamed[1], created: before[start].created });
   assert.ok(after.some((link: { url: string }) => link.url === DASHBOARD[0]));
   // Only the label changes: the URL may stay; and an update to what is there already is no error.
-  await ok(hub, UPDATE_LINK, change(renamed, [renamed[0], 'Runbook']));
-  await ok(hub, UPDATE_LINK, change([renamed[0], 'Runbook'], [renamed[0], 'Runbook']));
+  await dataOf(hub, UPDATE_LINK, change(renamed, [renamed[0], 'Runbook']));
+  await dataOf(hub, UPDATE_LINK, change([renamed[0], 'Runbook'], [renamed[0], 'Runbook']));
   assert.equal((await links(hub))[start].label, 'Runbook');
 });
 
 update('works on a container', async ({ hub }) => {
-  await ok(hub, ADD_LINK, { input: { linkUrl: RUNBOOK[0], label: RUNBOOK[1], resourceUrn: SHOP_DB } });
-  await ok(hub, UPDATE_LINK, change(RUNBOOK, DASHBOARD, SHOP_DB));
-  const { elements } = (await ok(hub, CONTAINER_LINKS, { urn: SHOP_DB })).container.institutionalMemory;
+  await dataOf(hub, ADD_LINK, { input: { linkUrl: RUNBOOK[0], label: RUNBOOK[1], resourceUrn: SHOP_DB } });
+  await dataOf(hub, UPDATE_LINK, change(RUNBOOK, DASHBOARD, SHOP_DB));
+  const { elements } = (await dataOf(hub, CONTAINER_LINKS, { urn: SHOP_DB })).container.institutionalMemory;
   assert.equal(elements, [{ url: DASHBOARD[0], label: DASHBOARD[1] }]);
 });
 

@@ -6,6 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
 import type { JsonValue } from '../src/aspects/json.ts';
+import { FORBIDDEN } from './fixtures/datahub-records.ts';
 import { openInProcess, type InProcessHub } from './fixtures/in-process.ts';
 import { SAMPLE, startTestServer, tempDataDir } from './fixtures/server.ts';
 
@@ -15,10 +16,6 @@ const EVENTS = 'urn:li:dataset:(urn:li:dataPlatform:hive,events,PROD)';
 const SHOP_DB = 'urn:li:container:shop_db';
 const PII = 'urn:li:tag:pii';
 const GOLD = 'urn:li:tag:gold';
-const FORBIDDEN = {
-  message: 'Unauthorized to perform this action. Please contact your DataHub administrator.',
-  extensions: { code: 403, type: 'UNAUTHORIZED', classification: 'DataFetchingException' },
-};
 
 const UPDATE_TAG = `mutation u($urn: String!, $input: TagUpdateInput!) {
   updateTag(urn: $urn, input: $input) { urn properties { name description colorHex } }

@@ -44,14 +44,8 @@ const PLATFORM: Record<Role, Privilege[]> = {
 };
 // Privileges on every entity, by role; owners get theirs on what they own ("asset owners" policy).
 const ON_EVERY_ENTITY: Record<Role, Privilege[]> = { Admin: EDIT_PRIVILEGES, Editor: EDIT_PRIVILEGES, Reader: [] };
-const ON_OWNED_ENTITY: Privilege[] = [
-  'EDIT_ENTITY_DOCS',
-  'EDIT_ENTITY_DOC_LINKS',
-  'EDIT_DATASET_COL_DESCRIPTION',
-  'EDIT_ENTITY_TAGS',
-  'EDIT_DATASET_COL_TAGS',
-  'EDIT_TAG_COLOR',
-];
+// Asset owners may edit what they own in every way but EDIT_ENTITY, as DataHub's default policy grants.
+const ON_OWNED_ENTITY: Privilege[] = EDIT_PRIVILEGES.filter((privilege) => privilege !== 'EDIT_ENTITY');
 
 export const UNAUTHORIZED_MESSAGE = 'Unauthorized to perform this action. Please contact your DataHub administrator.';
 
