@@ -23,7 +23,7 @@ export interface DatasetKey {
   origin: string;
 }
 
-/** DataHub's FabricType enum, in DataHub's order. */
+/** DataHub's GraphQL FabricType enum, in DataHub's order; schema.graphql's FabricType must match (tested). */
 export const FABRIC_TYPES: readonly string[] = [
   'DEV',
   'TEST',
