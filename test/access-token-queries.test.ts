@@ -3,9 +3,12 @@
 // token that matches nothing, and nothing written by either. In process.
 
 import { suite } from 'uvu';
+import { randomBytes } from 'node:crypto';
 import * as assert from 'uvu/assert';
 
 import type { JsonValue } from '../src/aspects/json.ts';
+import { TokenService } from '../src/auth/tokens.ts';
+import { Store } from '../src/store/store.ts';
 import { dataOf, FORBIDDEN, userWithRole } from './fixtures/datahub-records.ts';
 import { openInProcess, type InProcessHub } from './fixtures/in-process.ts';
 import { SAMPLE } from './fixtures/server.ts';
@@ -118,3 +121,24 @@ queries('getAccessTokenMetadata needs MANAGE_ACCESS_TOKENS; a token that matches
 });
 
 queries.run();
+
+const sessions = suite('unstored session tokens');
+
+sessions('are bounded: past the cap a new one is refused in one message, and expired ones make room', async () => {
+  const store = await Store.open({ dataDir: null });
+  const tokens = new TokenService(randomBytes(32), store, { maxSessionTokens: 3 });
+  tokens.createSessionToken('datahub');
+  tokens.createSessionToken('datahub');
+  tokens.createSessionToken('datahub', 1);
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  // The expired one is swept, so this fits.
+  const fourth = tokens.createSessionToken('datahub');
+  assert.ok(fourth.startsWith('eyJ'));
+  assert.throws(
+    () => tokens.createSessionToken('datahub'),
+    (error: Error) => /3 unstored session tokens are live in this process; .*createAccessToken/.test(error.message),
+  );
+  await store.close();
+});
+
+sessions.run();

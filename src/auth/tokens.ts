@@ -17,6 +17,9 @@ export const TOKEN_INFO_ASPECT = 'dataHubAccessTokenInfo';
 const TOKEN_URN_PREFIX = 'urn:li:dataHubAccessToken:';
 const VERIFIED_TOKENS = 10_000;
 const SESSION_SWEEP_MIN = 1024;
+// Session tokens are kept in memory only; past this many live ones (after expired ones are swept),
+// getAccessToken refuses, so a client calling it in a loop cannot grow the process without bound.
+export const MAX_SESSION_TOKENS = 100_000;
 
 export function tokenUrn(id: string): string {
   return `${TOKEN_URN_PREFIX}${id}`;
@@ -68,9 +71,13 @@ export class TokenService {
   // HMACs. Expiry and the stored record are still checked every time, so revocation is immediate.
   readonly #verified = new Map<string, VerifiedToken>();
 
-  constructor(key: Buffer, store: Store) {
+  readonly #maxSessionTokens: number;
+
+  /** `maxSessionTokens` (default MAX_SESSION_TOKENS) bounds the live unstored tokens; tests lower it. */
+  constructor(key: Buffer, store: Store, { maxSessionTokens = MAX_SESSION_TOKENS } = {}) {
     this.#key = key;
     this.#store = store;
+    this.#maxSessionTokens = maxSessionTokens;
   }
 
   /** Issues a stored personal access token for an existing user. */
@@ -118,9 +125,15 @@ export class TokenService {
    * `lifetimeMs` has passed when given.
    */
   createSessionToken(username: string, lifetimeMs: number | null = null): string {
+    if (this.#sessionIds.size >= Math.min(this.#sweepSessionsAt, this.#maxSessionTokens)) this.#sweepExpiredSessions();
+    if (this.#sessionIds.size >= this.#maxSessionTokens) {
+      throw badRequest(
+        `${this.#maxSessionTokens} unstored session tokens are live in this process; ask for a shorter duration, ` +
+          'or create a stored token with createAccessToken, which can be listed and revoked',
+      );
+    }
     const { token, id, expiresAt } = this.#sign(username, 'SESSION', lifetimeMs);
     this.#sessionIds.set(id, expiresAt);
-    if (this.#sessionIds.size >= this.#sweepSessionsAt) this.#sweepExpiredSessions();
     return token;
   }
 
