@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
+import { tableSchema } from './catalogue.ts';
+
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CLI = ['--import', 'tsx', 'src/cli.ts'];
 const { values: options } = parseArgs({
@@ -27,14 +29,6 @@ const MiB = 1024 * 1024;
 
 function datasetChanges(index: number): { urn: string; aspect: string; value: unknown }[] {
   const urn = `urn:li:dataset:(urn:li:dataPlatform:postgres,big.public.table_${index},PROD)`;
-  const fields = Array.from({ length: COLUMNS }, (_, column) => ({
-    fieldPath: `column_${column}`,
-    nullable: column % 3 === 0,
-    description: `Column ${column} of table ${index}: what it holds, where it comes from, and who to ask — ✓.`,
-    type: { type: { [column % 2 === 0 ? 'com.linkedin.schema.StringType' : 'com.linkedin.schema.NumberType']: {} } },
-    nativeDataType: column % 2 === 0 ? 'varchar(255)' : 'bigint',
-    recursive: false,
-  }));
   return [
     {
       urn,
@@ -48,14 +42,11 @@ function datasetChanges(index: number): { urn: string; aspect: string; value: un
     {
       urn,
       aspect: 'schemaMetadata',
-      value: {
-        schemaName: `table_${index}`,
-        platform: 'urn:li:dataPlatform:postgres',
-        version: 0,
-        hash: '',
-        platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: '' } },
-        fields,
-      },
+      value: tableSchema(
+        index,
+        COLUMNS,
+        (column) => `Column ${column} of table ${index}: what it holds, where it comes from, and who to ask — ✓.`,
+      ),
     },
     { urn, aspect: 'editableDatasetProperties', value: { description: `A first draft for table ${index}.` } },
   ];

@@ -12,30 +12,43 @@ function mcp(entityUrn: string, aspectName: string, json: unknown): string {
   return JSON.stringify({ entityType: 'dataset', entityUrn, changeType: 'UPSERT', aspectName, aspect: { json } });
 }
 
-function datasetRecords(index: number, columns: number): string[] {
-  const urn = datasetUrn(index);
+/** The schemaMetadata of bench table `index`: `columns` columns, alternately strings and numbers, described by `describe`. */
+export function tableSchema(index: number, columns: number, describe: (column: number) => string): object {
   const fields = Array.from({ length: columns }, (_, column) => ({
     fieldPath: `column_${column}`,
     nullable: column % 3 === 0,
-    description: `Column ${column} of table ${index}: what it holds and where it comes from.`,
+    description: describe(column),
     type: { type: { [column % 2 === 0 ? 'com.linkedin.schema.StringType' : 'com.linkedin.schema.NumberType']: {} } },
     nativeDataType: column % 2 === 0 ? 'varchar(255)' : 'bigint',
     recursive: false,
   }));
+  return {
+    schemaName: `table_${index}`,
+    platform: 'urn:li:dataPlatform:postgres',
+    version: 0,
+    hash: '',
+    platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: '' } },
+    fields,
+  };
+}
+
+function datasetRecords(index: number, columns: number): string[] {
+  const urn = datasetUrn(index);
   return [
     mcp(urn, 'datasetProperties', {
       name: `table_${index}`,
       description: `Table ${index} of the benchmark catalogue.`,
       customProperties: { owner_team: `team_${index % 50}` },
     }),
-    mcp(urn, 'schemaMetadata', {
-      schemaName: `table_${index}`,
-      platform: 'urn:li:dataPlatform:postgres',
-      version: 0,
-      hash: '',
-      platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: '' } },
-      fields,
-    }),
+    mcp(
+      urn,
+      'schemaMetadata',
+      tableSchema(
+        index,
+        columns,
+        (column) => `Column ${column} of table ${index}: what it holds and where it comes from.`,
+      ),
+    ),
     mcp(urn, 'ownership', {
       owners: [{ owner: `urn:li:corpuser:user_${index % 100}`, type: 'TECHNICAL_OWNER' }],
       lastModified: { time: 0, actor: 'urn:li:corpuser:datahub' },
