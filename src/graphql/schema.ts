@@ -1,7 +1,8 @@
-// Builds the executable schema from schema.graphql once per process and gives `Long` its coercion.
+// Builds the executable schema once per process from every .graphql file beside this one (schema.graphql
+// first, then the others in name order, which may `extend` its types) and gives `Long` its coercion.
 // Resolvers are not attached here: they come as graphql-js root values (see resolvers/root.ts).
 
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 import { buildSchema, GraphQLError, GraphQLScalarType, Kind, type GraphQLSchema, type ValueNode } from 'graphql';
 
@@ -13,7 +14,11 @@ export function minihubSchema(): GraphQLSchema {
 }
 
 function build(): GraphQLSchema {
-  const built = buildSchema(readFileSync(new URL('./schema.graphql', import.meta.url), 'utf8'));
+  const built = buildSchema(
+    sdlFiles()
+      .map((name) => readFileSync(new URL(name, import.meta.url), 'utf8'))
+      .join('\n'),
+  );
   const long = built.getType('Long');
   if (!(long instanceof GraphQLScalarType)) throw new Error('schema.graphql must declare scalar Long');
   // buildSchema leaves custom scalars as pass-through; Long must accept ints, numbers and numeric
@@ -25,6 +30,14 @@ function build(): GraphQLSchema {
     throw new GraphQLError(`Long cannot represent a ${node.kind} literal; expected an integer`, { nodes: node });
   };
   return built;
+}
+
+/** schema.graphql, then every other .graphql file in this folder in name order. */
+function sdlFiles(): string[] {
+  const others = readdirSync(new URL('.', import.meta.url))
+    .filter((name) => name.endsWith('.graphql') && name !== 'schema.graphql')
+    .sort();
+  return ['./schema.graphql', ...others.map((name) => `./${name}`)];
 }
 
 function toLong(value: unknown): number {
