@@ -4,7 +4,19 @@
 
 import { readdirSync, readFileSync } from 'node:fs';
 
-import { buildSchema, GraphQLError, GraphQLScalarType, Kind, type GraphQLSchema, type ValueNode } from 'graphql';
+import {
+  buildASTSchema,
+  concatAST,
+  GraphQLError,
+  GraphQLScalarType,
+  Kind,
+  parse,
+  Source,
+  type GraphQLSchema,
+  type ValueNode,
+} from 'graphql';
+
+import { answerAbsentFieldsEmpty } from './absent-fields.ts';
 
 let schema: GraphQLSchema | undefined;
 
@@ -14,11 +26,10 @@ export function minihubSchema(): GraphQLSchema {
 }
 
 function build(): GraphQLSchema {
-  const built = buildSchema(
-    sdlFiles()
-      .map((name) => readFileSync(new URL(name, import.meta.url), 'utf8'))
-      .join('\n'),
-  );
+  // Each file is parsed as a Source of its own name, so a field can tell which file declared it.
+  const files = sdlFiles().map((name) => parse(new Source(readFileSync(new URL(name, import.meta.url), 'utf8'), name)));
+  const built = buildASTSchema(concatAST(files));
+  answerAbsentFieldsEmpty(built);
   const long = built.getType('Long');
   if (!(long instanceof GraphQLScalarType)) throw new Error('schema.graphql must declare scalar Long');
   // buildSchema leaves custom scalars as pass-through; Long must accept ints, numbers and numeric
@@ -37,7 +48,7 @@ function sdlFiles(): string[] {
   const others = readdirSync(new URL('.', import.meta.url))
     .filter((name) => name.endsWith('.graphql') && name !== 'schema.graphql')
     .sort();
-  return ['./schema.graphql', ...others.map((name) => `./${name}`)];
+  return ['schema.graphql', ...others];
 }
 
 function toLong(value: unknown): number {
