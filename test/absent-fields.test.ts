@@ -9,7 +9,10 @@ import { ABSENT_SDL_FILE, answerAbsentFieldsEmpty } from '../src/graphql/absent-
 
 const KEPT = `
   type Query { dataset: Dataset }
+  type Mutation { updateDataset(input: DatasetUpdateInput!): Boolean }
   type Dataset { urn: String! }
+  input DatasetUpdateInput { description: String, links: [LinkInput!] }
+  input LinkInput { url: String! }
 `;
 const ABSENT = `
   extend type Dataset {
@@ -22,6 +25,10 @@ const ABSENT = `
   type Incidents { start: Int! count: Int! total: Long! incidents: [String!]! cursor: String }
   type Health { status: String! }
   scalar Long
+  extend input DatasetUpdateInput { ownership: OwnershipUpdate }
+  extend input LinkInput { settings: LinkSettings }
+  input OwnershipUpdate { owners: [String!] }
+  input LinkSettings { showInAssetPreview: Boolean }
 `;
 
 // execute builds its answer from null-prototype objects; compare the JSON a client would read.
@@ -72,6 +79,25 @@ test('a field declared in the kept SDL is not given an empty answer', async () =
     rootValue: { dataset: {} },
   });
   assert.ok(result.errors?.[0]?.message.includes('Dataset.urn'), 'a missing kept non-null field still fails');
+});
+
+const UPDATE = parse('mutation u($input: DatasetUpdateInput!) { updateDataset(input: $input) }');
+const updateDataset = (input: Record<string, unknown>) =>
+  execute({ schema: schema(), document: UPDATE, rootValue: { updateDataset: () => true }, variableValues: { input } });
+
+test('an input field minihub does not keep is accepted as null or left out', async () => {
+  const result = await updateDataset({ description: 'd', ownership: null, links: [{ url: 'u', settings: null }] });
+  assert.equal(result.errors, undefined);
+  assert.equal(json(result.data), { updateDataset: true });
+});
+
+test('a value in an input field minihub does not keep is refused, naming the field, and nothing runs', async () => {
+  for (const input of [{ ownership: { owners: [] } }, { links: [{ url: 'u' }, { url: 'v', settings: {} }] }]) {
+    const result = await updateDataset(input);
+    const message = result.errors?.[0]?.message ?? '';
+    assert.ok(/^(DatasetUpdateInput\.ownership|LinkInput\.settings) is accepted only as null/.test(message), message);
+    assert.equal(json(result.data), { updateDataset: null });
+  }
 });
 
 test.run();
