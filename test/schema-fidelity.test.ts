@@ -2,7 +2,7 @@
 // so a client generated from DataHub's schema (or one sending any of DataHub's values) is not refused.
 // Pure: builds the schema in process and introspects it; no server.
 
-import { GraphQLEnumType, parse, validate } from 'graphql';
+import { GraphQLEnumType, GraphQLObjectType, parse, validate } from 'graphql';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
@@ -125,3 +125,38 @@ enums('a DataHub documentation example still validates', () => {
 });
 
 enums.run();
+
+// The interfaces DataHub's own type declares, from datahub-graphql-core/src/main/resources/entity.graphql.
+const DATAHUB_INTERFACES: Record<string, string[]> = {
+  Dataset: ['EntityWithRelationships', 'Entity', 'BrowsableEntity', 'HasLogicalParent', 'SupportsVersions'],
+  Container: ['Entity'],
+  CorpUser: ['Entity'],
+  CorpGroup: ['Entity'],
+  Tag: ['Entity'],
+  DataPlatform: ['Entity'],
+  SchemaMetadata: ['Aspect'],
+};
+
+const interfaces = suite('schema fidelity: interfaces');
+
+interfaces("each type implements DataHub's interfaces for it", () => {
+  for (const [name, expected] of Object.entries(DATAHUB_INTERFACES)) {
+    const type = minihubSchema().getType(name);
+    assert.instance(type, GraphQLObjectType, `${name} is an object type`);
+    const names = (type as GraphQLObjectType).getInterfaces().map((face) => face.name);
+    assert.equal([...names].sort(), [...expected].sort(), name);
+  }
+});
+
+interfaces("a client's fragment on DataHub's interfaces validates", () => {
+  const document = parse(`query q($urn: String!) { dataset(urn: $urn) {
+    ... on EntityWithRelationships { urn relationships(input: { types: ["Contains"], direction: INCOMING }) { total } }
+    ... on BrowsableEntity { browsePaths { path } }
+  } }`);
+  assert.equal(
+    validate(minihubSchema(), document).map((error) => error.message),
+    [],
+  );
+});
+
+interfaces.run();
