@@ -2,11 +2,11 @@
 // so a client generated from DataHub's schema (or one sending any of DataHub's values) is not refused.
 // Pure: builds the schema in process and introspects it; no server.
 
-import { GraphQLEnumType, GraphQLObjectType, parse, validate } from 'graphql';
+import { buildASTSchema, GraphQLEnumType, GraphQLObjectType, parse, validate } from 'graphql';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
-import { minihubSchema } from '../src/graphql/schema.ts';
+import { minihubSchema, sdlDocument } from '../src/graphql/schema.ts';
 import { FABRIC_TYPES, parseDatasetUrn } from '../src/urn.ts';
 import { DOCS_UPDATE_DATASET } from './fixtures/datahub-docs.ts';
 
@@ -138,6 +138,10 @@ const DATAHUB_INTERFACES: Record<string, string[]> = {
 };
 
 const interfaces = suite('schema fidelity: interfaces');
+
+interfaces('the SDL files together obey every SDL rule (start-up skips this check)', () => {
+  buildASTSchema(sdlDocument());
+});
 
 interfaces("each type implements DataHub's interfaces for it", () => {
   for (const [name, expected] of Object.entries(DATAHUB_INTERFACES)) {

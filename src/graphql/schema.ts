@@ -12,6 +12,7 @@ import {
   Kind,
   parse,
   Source,
+  type DocumentNode,
   type GraphQLSchema,
   type ValueNode,
 } from 'graphql';
@@ -25,12 +26,17 @@ export function minihubSchema(): GraphQLSchema {
   return schema;
 }
 
+/** Every SDL file as one document; each is parsed as a Source of its own name, so a field can tell which file declared it. */
+export function sdlDocument(): DocumentNode {
+  return concatAST(
+    sdlFiles().map((name) => parse(new Source(readFileSync(new URL(name, import.meta.url), 'utf8'), name))),
+  );
+}
+
 function build(): GraphQLSchema {
-  // Each file is parsed as a Source of its own name, so a field can tell which file declared it.
-  const files = sdlFiles().map((name) => parse(new Source(readFileSync(new URL(name, import.meta.url), 'utf8'), name)));
-  // The SDL's own rules are checked by every test that builds it; at start-up that pass only costs time
-  // (tens of milliseconds for DataHub's many types). graphql-js still validates the built schema on first use.
-  const built = buildASTSchema(concatAST(files), { assumeValidSDL: true });
+  // The SDL's own rules (e.g. a field declared twice) are checked by a test building sdlDocument(); at
+  // start-up that pass only costs tens of milliseconds. graphql-js still validates the built schema on first use.
+  const built = buildASTSchema(sdlDocument(), { assumeValidSDL: true });
   answerAbsentFieldsEmpty(built);
   const long = built.getType('Long');
   if (!(long instanceof GraphQLScalarType)) throw new Error('schema.graphql must declare scalar Long');
