@@ -179,6 +179,12 @@ export class RecordingReader implements AspectReader {
     this.touched.add(urn);
     return this.#catalogue.exists(urn);
   }
+
+  // The container's version changes whenever its contents do (Catalogue.version), so noting it suffices.
+  contained(container: string): ReadonlySet<string> {
+    this.touched.add(container);
+    return this.#catalogue.contained(container);
+  }
 }
 
 /** What the executor asks of the cache: which operations to record, with which reader, and what they read. */

@@ -4,6 +4,7 @@
 
 import type { JsonValue } from '../aspects/json.ts';
 import type { AspectChange } from './log-record.ts';
+import { ContainerIndex } from './container-index.ts';
 
 // Defined with the log's record format; re-exported because every reader of the catalogue meets it here.
 export type { AspectChange } from './log-record.ts';
@@ -14,6 +15,11 @@ export interface AspectReader {
   aspect(urn: string, name: string): JsonValue | undefined;
   /** An entity exists when it has at least one aspect (DataHub's key-aspect rule). */
   exists(urn: string): boolean;
+  /**
+   * The entities whose `container` aspect names `container`, in the order they were put there. A change
+   * to that set counts as a change of the container itself (see Catalogue.version).
+   */
+  contained(container: string): ReadonlySet<string>;
 }
 
 /**
@@ -33,6 +39,7 @@ export class Catalogue implements AspectReader {
   readonly #entities = new Map<string, Map<string, StoredValue>>();
   // How often each entity has changed, so a cached answer can tell whether what it read is current.
   readonly #versions = new Map<string, number>();
+  readonly #containers = new ContainerIndex();
   #epoch = 0;
 
   aspect(urn: string, name: string): JsonValue | undefined {
@@ -43,6 +50,10 @@ export class Catalogue implements AspectReader {
 
   exists(urn: string): boolean {
     return this.#entities.has(urn);
+  }
+
+  contained(container: string): ReadonlySet<string> {
+    return this.#containers.children(container);
   }
 
   /** URNs whose entity type (the third URN segment) is `entityType`, in insertion order. */
@@ -84,7 +95,11 @@ export class Catalogue implements AspectReader {
     return this.#entities.size;
   }
 
-  /** Changes of `urn` so far; with `epoch`, enough to tell whether an earlier read of it is still current. */
+  /**
+   * Changes of `urn` so far; with `epoch`, enough to tell whether an earlier read of it is still current.
+   * An entity joining or leaving a container changes the container too, so a cached listing of its
+   * contents is not served after the contents changed.
+   */
   version(urn: string): number {
     return this.#versions.get(urn) ?? 0;
   }
@@ -97,8 +112,8 @@ export class Catalogue implements AspectReader {
   /** Applies changes in order, counting each entity's changes (see version). */
   apply(changes: readonly AspectChange[]): void {
     for (const { urn, aspect, value } of changes) {
-      this.#versions.set(urn, (this.#versions.get(urn) ?? 0) + 1);
-      this.#put(urn, aspect, value);
+      this.#bump(urn);
+      for (const container of this.#put(urn, aspect, value)) this.#bump(container);
     }
   }
 
@@ -110,24 +125,33 @@ export class Catalogue implements AspectReader {
     this.#put(urn, aspect, value);
   }
 
+  #bump(urn: string): void {
+    this.#versions.set(urn, (this.#versions.get(urn) ?? 0) + 1);
+  }
+
   // One change; removing an entity's last aspect removes the entity, so a later change re-creates it last.
-  #put(urn: string, aspect: string, value: StoredValue): void {
+  // Returns the containers whose contents the change altered (see ContainerIndex.set).
+  #put(urn: string, aspect: string, value: StoredValue): string[] {
     let aspects = this.#entities.get(urn);
     if (value === null) {
       aspects?.delete(aspect);
       if (aspects?.size === 0) this.#entities.delete(urn);
-      return;
+      return aspect === 'container' ? this.#containers.set(urn, null) : [];
     }
     if (aspects === undefined) {
       aspects = new Map();
       this.#entities.set(urn, aspects);
     }
     aspects.set(aspect, value);
+    if (aspect !== 'container') return [];
+    // A container aspect is small; one still held as text is built now, since the index needs its value.
+    return this.#containers.set(urn, value instanceof LazyValue ? built(aspects, aspect, value) : value);
   }
 
   clear(): void {
     this.#entities.clear();
     this.#versions.clear();
+    this.#containers.clear();
     this.#epoch++;
   }
 }
@@ -159,6 +183,11 @@ export class StagedChanges implements AspectReader {
       return value === null ? undefined : value;
     }
     return this.#base.aspect(urn, name);
+  }
+
+  /** The live catalogue's answer: nothing a mutation checks depends on a container's contents. */
+  contained(container: string): ReadonlySet<string> {
+    return this.#base.contained(container);
   }
 
   exists(urn: string): boolean {

@@ -3,16 +3,20 @@
 
 import type { AspectReader } from '../../store/catalogue.ts';
 import type { JsonObject } from '../../aspects/json.ts';
-import type { DatasetKey } from '../../urn.ts';
-import { aspectObject, bool, num, obj, objects, str, strings } from '../../aspects/read.ts';
-import { ContainerView } from './container.ts';
+import { parseDatasetUrn, type DatasetKey } from '../../urn.ts';
+import { aspectObject, num, obj, objects, str, strings } from '../../aspects/read.ts';
+import { containerOf, parentContainersOf, type ContainerView } from './container.ts';
 import { currentDescription } from './description.ts';
+import { registerEntityView } from './entity-registry.ts';
+import { foreignKeysView } from './foreign-keys.ts';
+import { deprecationView, domainView, glossaryTermsView, statusView } from './governance.ts';
 import { SchemaFieldView } from './schema-field.ts';
 import { DataPlatformView } from './platform.ts';
 import { auditStamp, customProperties, institutionalMemoryView, ownershipView, subTypesView } from './shared.ts';
 import { globalTagsView } from './tag.ts';
 
 export class DatasetView {
+  readonly __typename = 'Dataset';
   readonly type = 'DATASET';
   readonly urn: string;
   readonly #reader: AspectReader;
@@ -41,8 +45,37 @@ export class DatasetView {
   }
 
   container(): ContainerView | null {
-    const container = str(this.#aspect('container'), 'container');
-    return container === null ? null : new ContainerView(this.#reader, container);
+    return containerOf(this.#reader, this.urn);
+  }
+
+  parentContainers() {
+    return parentContainersOf(this.#reader, this.urn);
+  }
+
+  /** datasetProperties.uri, as DataHub's mapper answers the deprecated field. */
+  uri(): string | null {
+    return str(this.#aspect('datasetProperties'), 'uri');
+  }
+
+  /** Always null: DataHub's mapper never sets this deprecated field from any aspect. */
+  platformNativeType(): null {
+    return null;
+  }
+
+  deprecation() {
+    return deprecationView(this.#reader, this.urn);
+  }
+
+  glossaryTerms() {
+    return glossaryTermsView(this.#reader, this.urn);
+  }
+
+  domain() {
+    return domainView(this.#reader, this.urn);
+  }
+
+  searchName(): string {
+    return this.name();
   }
 
   properties() {
@@ -88,6 +121,7 @@ export class DatasetView {
         (field) => new SchemaFieldView(this.#reader, this.urn, field, edits.get(str(field, 'fieldPath') ?? '')),
       ),
       primaryKeys: strings(schema, 'primaryKeys'),
+      foreignKeys: foreignKeysView(this.#reader, schema),
       createdAt: num(obj(schema, 'created'), 'time'),
     };
   }
@@ -125,8 +159,7 @@ export class DatasetView {
   }
 
   status() {
-    const status = this.#aspect('status');
-    return status === null ? null : { removed: bool(status, 'removed') ?? false };
+    return statusView(this.#reader, this.urn);
   }
 
   subTypes() {
@@ -137,6 +170,14 @@ export class DatasetView {
     return aspectObject(this.#reader, this.urn, name);
   }
 }
+
+registerEntityView('dataset', (reader, urn) => {
+  try {
+    return new DatasetView(reader, urn, parseDatasetUrn(urn));
+  } catch {
+    return null;
+  }
+});
 
 /** fieldPath → edited description, for the fields whose edit sets one. */
 function editedFieldDescriptions(editable: JsonObject | null): Map<string, string> {

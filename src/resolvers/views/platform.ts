@@ -41,6 +41,11 @@ export class DataPlatformView {
     };
   }
 
+  /** DataHub's deprecated `info`: the same dataPlatformInfo as `properties`. */
+  info() {
+    return this.properties();
+  }
+
   displayName(): string | null {
     return str(this.#info(), 'displayName');
   }
