@@ -2,7 +2,7 @@
 // aspects), in DataHub's SearchResults shape. It lists direct children only, so a cycle cannot loop it.
 
 import type { AspectReader } from '../../store/catalogue.ts';
-import { entityView, hasEntityView, type EntityView } from './entity-registry.ts';
+import { entityKindOf, type EntityView } from './entity-registry.ts';
 
 /** DataHub's default page size for a container's entities, and the most one page may ask for (its search window). */
 export const DEFAULT_COUNT = 20;
@@ -25,16 +25,13 @@ export function containerEntities(reader: AspectReader, container: string, input
   const page: EntityView[] = [];
   let total = 0;
   for (const urn of reader.contained(container)) {
-    // Entities of types minihub has no view for (charts, dashboards...) are not listed or counted.
-    if (!hasEntityView(urn)) continue;
-    let view: EntityView | null = null;
-    if (query !== '') {
-      view = entityView(reader, urn);
-      if (view === null || !view.searchName().toLowerCase().includes(query)) continue;
-    }
-    // Only the page's entities are built when there is no query: counting the rest costs a prefix check.
+    // Entities of types minihub has no view for (charts, dashboards...) are neither listed nor counted.
+    const kind = entityKindOf(urn);
+    if (kind === undefined) continue;
+    if (query !== '' && !kind.name(reader, urn).toLowerCase().includes(query)) continue;
+    // Only the page's entities get views: counting the others costs a type lookup (and the name, with a query).
     if (total >= start && page.length < count) {
-      view ??= entityView(reader, urn);
+      const view = kind.view(reader, urn);
       if (view === null) continue;
       page.push(view);
     }

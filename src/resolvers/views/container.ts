@@ -98,10 +98,6 @@ export class ContainerView {
     return domainView(this.#reader, this.urn);
   }
 
-  searchName(): string {
-    return this.properties()?.name ?? urnId(this.urn);
-  }
-
   ownership() {
     return ownershipView(this.#reader, this.urn);
   }
@@ -119,4 +115,7 @@ export class ContainerView {
   }
 }
 
-registerEntityView('container', (reader, urn) => new ContainerView(reader, urn));
+registerEntityView('container', {
+  view: (reader, urn) => new ContainerView(reader, urn),
+  name: (reader, urn) => str(aspectObject(reader, urn, 'containerProperties'), 'name') ?? urnId(urn),
+});

@@ -74,10 +74,6 @@ export class DatasetView {
     return domainView(this.#reader, this.urn);
   }
 
-  searchName(): string {
-    return this.name();
-  }
-
   properties() {
     const properties = this.#aspect('datasetProperties');
     const edited = str(this.#aspect('editableDatasetProperties'), 'description');
@@ -171,12 +167,18 @@ export class DatasetView {
   }
 }
 
-registerEntityView('dataset', (reader, urn) => {
-  try {
-    return new DatasetView(reader, urn, parseDatasetUrn(urn));
-  } catch {
-    return null;
-  }
+registerEntityView('dataset', {
+  view: (reader, urn) => {
+    try {
+      return new DatasetView(reader, urn, parseDatasetUrn(urn));
+    } catch {
+      return null;
+    }
+  },
+  // DatasetView.name without parsing the URN: datasetProperties.name, else the urn's name part.
+  name: (reader, urn) =>
+    str(aspectObject(reader, urn, 'datasetProperties'), 'name') ??
+    urn.slice(urn.indexOf(',') + 1, urn.lastIndexOf(',')),
 });
 
 /** fieldPath → edited description, for the fields whose edit sets one. */

@@ -7,30 +7,35 @@ import type { AspectReader } from '../../store/catalogue.ts';
 export interface EntityView {
   readonly urn: string;
   readonly __typename: string;
-  /** The name a listing's query is matched against: the display name. */
-  searchName(): string;
 }
 
-type Factory = (reader: AspectReader, urn: string) => EntityView | null;
+export interface EntityKind {
+  /** The view of one entity of this type; null when its URN is malformed. */
+  view(reader: AspectReader, urn: string): EntityView | null;
+  /** The display name a listing's query is matched against, read without building a view. */
+  name(reader: AspectReader, urn: string): string;
+}
 
-const factories = new Map<string, Factory>();
+const kinds = new Map<string, EntityKind>();
 
 /** Called once by each view module for the URN entity type (`dataset`, `container`...) it answers. */
-export function registerEntityView(entityType: string, factory: Factory): void {
-  factories.set(entityType, factory);
+export function registerEntityView(entityType: string, kind: EntityKind): void {
+  kinds.set(entityType, kind);
 }
 
-/** The URN's entity type: `urn:li:dataset:(...)` → `dataset`. */
+/** The URN's entity type: `urn:li:dataset:(...)` → `dataset` (no array built: listings ask this per child). */
 export function entityTypeOf(urn: string): string {
-  return urn.split(':', 3)[2] ?? '';
+  const start = urn.indexOf(':', urn.indexOf(':') + 1) + 1;
+  const end = urn.indexOf(':', start);
+  return start === 0 || end < 0 ? '' : urn.slice(start, end);
 }
 
-/** Whether some view answers entities of this URN's type. */
-export function hasEntityView(urn: string): boolean {
-  return factories.has(entityTypeOf(urn));
+/** The kind answering this URN's entity type, if any. */
+export function entityKindOf(urn: string): EntityKind | undefined {
+  return kinds.get(entityTypeOf(urn));
 }
 
 /** The view of the entity `urn` names, or null when no view answers its type or the URN is malformed. */
 export function entityView(reader: AspectReader, urn: string): EntityView | null {
-  return factories.get(entityTypeOf(urn))?.(reader, urn) ?? null;
+  return entityKindOf(urn)?.view(reader, urn) ?? null;
 }

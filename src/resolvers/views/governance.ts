@@ -97,10 +97,6 @@ export class GlossaryTermView {
   ownership() {
     return ownershipView(this.#reader, this.urn);
   }
-
-  searchName(): string {
-    return this.properties()?.name ?? this.name;
-  }
 }
 
 /** A domain; one with no aspects is answered by its URN alone, properties null. */

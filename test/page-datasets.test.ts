@@ -1,0 +1,308 @@
+// What the web app's dataset and container pages read that minihub answers from its data: parent
+// containers, a container's entities a page at a time, status, uri, foreign keys, platform info,
+// glossary terms, domains and deprecation; null or empty where the aspect is absent. In process.
+
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+
+import type { JsonValue } from '../src/aspects/json.ts';
+import { dataOf, mcp } from './fixtures/datahub-records.ts';
+import { openInProcess, type InProcessHub } from './fixtures/in-process.ts';
+import { BOOTSTRAP, bootstrapAvailable, SAMPLE } from './fixtures/server.ts';
+
+const ORDERS = 'urn:li:dataset:(urn:li:dataPlatform:postgres,shop.public.orders,PROD)';
+const SHOP_DB = 'urn:li:container:shop_db';
+const TERM = 'urn:li:glossaryTerm:Classification.Sensitive';
+const GHOST_TERM = 'urn:li:glossaryTerm:Nowhere.Missing';
+const DOMAIN = 'urn:li:domain:marketing';
+const ROOT = 'urn:li:container:root';
+const LEAF = 'urn:li:container:leaf';
+
+const dataset = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:postgres,${name},PROD)`;
+const inside = (urn: string, container: string) => mcp(urn, 'container', { container });
+const named = (urn: string, name: string) => mcp(urn, 'datasetProperties', { name, customProperties: {} });
+
+type Context = { hub: InProcessHub };
+
+// root > leaf > five datasets (t0..t4); loop_a and loop_b name each other as their container.
+const RECORDS: JsonValue[] = [
+  mcp(ROOT, 'containerProperties', { name: 'root', customProperties: {} }),
+  mcp(LEAF, 'containerProperties', { name: 'leaf', customProperties: {} }),
+  inside(LEAF, ROOT),
+  mcp(LEAF, 'status', { removed: true }),
+  ...[0, 1, 2, 3, 4].flatMap((i) => [
+    named(dataset(`db.s.t${i}`), i === 3 ? 'Orders_Archive' : `t${i}`),
+    inside(dataset(`db.s.t${i}`), LEAF),
+  ]),
+  inside('urn:li:container:loop_a', 'urn:li:container:loop_b'),
+  inside('urn:li:container:loop_b', 'urn:li:container:loop_a'),
+  mcp(dataset('db.s.t0'), 'datasetProperties', {
+    name: 't0',
+    uri: 'postgres://db/s/t0',
+    customProperties: {},
+  }),
+  mcp(dataset('db.s.t0'), 'glossaryTerms', {
+    terms: [{ urn: TERM }, { urn: GHOST_TERM, actor: 'urn:li:corpuser:alice' }],
+    auditStamp: { time: 1, actor: 'urn:li:corpuser:alice' },
+  }),
+  mcp(TERM, 'glossaryTermInfo', { name: 'Sensitive', definition: 'Handle with care', termSource: 'INTERNAL' }),
+  mcp(dataset('db.s.t0'), 'domains', { domains: [DOMAIN] }),
+  mcp(LEAF, 'deprecation', { deprecated: true, note: 'Moved', actor: 'urn:li:corpuser:bob', decommissionTime: 42 }),
+  mcp(dataset('db.s.t1'), 'schemaMetadata', {
+    schemaName: 't1',
+    platform: 'urn:li:dataPlatform:postgres',
+    version: 0,
+    hash: '',
+    platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: '' } },
+    fields: [{ fieldPath: 'order_id', nullable: false, type: { type: { 'com.linkedin.schema.NumberType': {} } } }],
+    foreignKeys: [
+      {
+        name: 'fk_order',
+        foreignDataset: ORDERS,
+        sourceFields: [`urn:li:schemaField:(${dataset('db.s.t1')},order_id)`],
+        foreignFields: [`urn:li:schemaField:(${ORDERS},order_id)`],
+      },
+    ],
+  }),
+];
+
+const pages = suite<Context>('dataset and container pages');
+pages.before(async (context) => {
+  context.hub = await openInProcess({ seed: [SAMPLE, RECORDS] });
+});
+pages.after(async ({ hub }) => hub.close());
+
+pages('parentContainers lists the containers above, nearest first; none gives an empty list', async ({ hub }) => {
+  const data = await dataOf(
+    hub,
+    `{ dataset(urn: "${dataset('db.s.t2')}") { container { urn } parentContainers { count containers { urn properties { name } } } }
+       leaf: container(urn: "${LEAF}") { container { urn } parentContainers { count containers { urn } } }
+       root: container(urn: "${ROOT}") { container { urn } parentContainers { count containers { urn } } } }`,
+    {},
+  );
+  assert.equal(data.dataset.container, { urn: LEAF });
+  assert.equal(data.dataset.parentContainers, {
+    count: 2,
+    containers: [
+      { urn: LEAF, properties: { name: 'leaf' } },
+      { urn: ROOT, properties: { name: 'root' } },
+    ],
+  });
+  assert.equal(data.leaf.parentContainers, { count: 1, containers: [{ urn: ROOT }] });
+  assert.equal(data.root, { container: null, parentContainers: { count: 0, containers: [] } });
+});
+
+pages('a cycle of container aspects ends the walk instead of looping', async ({ hub }) => {
+  const data = await dataOf(
+    hub,
+    `{ container(urn: "urn:li:container:loop_a") { parentContainers { count containers { urn } }
+       entities { total searchResults { entity { urn } } } } }`,
+    {},
+  );
+  assert.equal(data.container.parentContainers, { count: 1, containers: [{ urn: 'urn:li:container:loop_b' }] });
+  assert.equal(data.container.entities.total, 1);
+  assert.equal(data.container.entities.searchResults, [{ entity: { urn: 'urn:li:container:loop_b' } }]);
+});
+
+const ENTITIES = `query e($urn: String!, $input: ContainerEntitiesInput) { container(urn: $urn) {
+  entities(input: $input) { start count total facets { field } suggestions { text }
+    searchResults { entity { urn type ... on Dataset { name } ... on Container { properties { name } } } matchedFields { name value } insights { text } extraProperties { name } } } } }`;
+
+const entities = async (hub: InProcessHub, urn: string, input: Record<string, unknown> | null) =>
+  (await dataOf(hub, ENTITIES, { urn, input })).container.entities;
+
+pages('Container.entities pages through what the container holds, with the total', async ({ hub }) => {
+  const first = await entities(hub, LEAF, { start: 0, count: 2 });
+  assert.is(first.start, 0);
+  assert.is(first.count, 2);
+  assert.is(first.total, 5);
+  assert.equal(
+    first.searchResults.map((r: { entity: { name: string } }) => r.entity.name),
+    ['t0', 't1'],
+  );
+  assert.equal(first.searchResults[0], {
+    entity: { urn: dataset('db.s.t0'), type: 'DATASET', name: 't0' },
+    matchedFields: [],
+    insights: [],
+    extraProperties: [],
+  });
+  assert.equal(first.facets, []);
+  assert.equal(first.suggestions, []);
+  const last = await entities(hub, LEAF, { start: 4, count: 2 });
+  assert.equal([last.start, last.total, last.searchResults.length], [4, 5, 1]);
+  const past = await entities(hub, LEAF, { start: 9, count: 2 });
+  assert.equal([past.total, past.searchResults], [5, []]);
+  const byDefault = await entities(hub, LEAF, null);
+  assert.equal([byDefault.start, byDefault.count, byDefault.searchResults.length], [0, 20, 5]);
+  const capped = await entities(hub, LEAF, { count: 1_000_000, start: -3 });
+  assert.equal([capped.start, capped.count], [0, 10_000]);
+  const containers = await entities(hub, ROOT, { count: 5 });
+  assert.equal(containers.searchResults, [
+    {
+      entity: { urn: LEAF, type: 'CONTAINER', properties: { name: 'leaf' } },
+      matchedFields: [],
+      insights: [],
+      extraProperties: [],
+    },
+  ]);
+});
+
+pages('Container.entities matches query against names, any case; "*" and filters change nothing', async ({ hub }) => {
+  const found = await entities(hub, LEAF, { query: 'orders_ARCH' });
+  assert.is(found.total, 1);
+  assert.is(found.searchResults[0].entity.name, 'Orders_Archive');
+  const all = await entities(hub, LEAF, { query: '*', filters: [{ field: 'platform', values: ['x'] }] });
+  assert.is(all.total, 5);
+  assert.is((await entities(hub, LEAF, { query: 'no such name' })).total, 0);
+});
+
+pages('a dataset joining a container shows in its listing at once, cached answers or not', async ({ hub }) => {
+  assert.is((await entities(hub, ROOT, { count: 5 })).total, 1);
+  await hub.store.commit('test', 'urn:li:corpuser:datahub', () => [
+    { urn: dataset('db.s.late'), aspect: 'container', value: { container: ROOT } },
+  ]);
+  assert.is((await entities(hub, ROOT, { count: 5 })).total, 2);
+  await hub.store.commit('test', 'urn:li:corpuser:datahub', () => [
+    { urn: dataset('db.s.late'), aspect: 'container', value: { container: LEAF } },
+  ]);
+  assert.is((await entities(hub, ROOT, { count: 5 })).total, 1);
+  assert.is((await entities(hub, LEAF, null)).total, 6);
+  await hub.store.commit('test', 'urn:li:corpuser:datahub', () => [
+    { urn: dataset('db.s.late'), aspect: 'container', value: null },
+  ]);
+  assert.is((await entities(hub, LEAF, null)).total, 5);
+});
+
+pages('status, uri, deprecation, glossary terms and domain come from their aspects', async ({ hub }) => {
+  const data = await dataOf(
+    hub,
+    `{ dataset(urn: "${dataset('db.s.t0')}") { uri platformNativeType status { removed }
+         glossaryTerms { terms { term { urn type name hierarchicalName exists properties { name description definition termSource } } actor { urn } associatedUrn } }
+         domain { domain { urn type id properties { name } } associatedUrn } deprecation { deprecated } }
+       container(urn: "${LEAF}") { status { removed } deprecation { deprecated note actor decommissionTime actorEntity { urn } } } }`,
+    {},
+  );
+  assert.is(data.dataset.uri, 'postgres://db/s/t0');
+  assert.is(data.dataset.platformNativeType, null);
+  assert.is(data.dataset.status, null);
+  assert.is(data.dataset.deprecation, null);
+  assert.equal(data.dataset.glossaryTerms.terms, [
+    {
+      term: {
+        urn: TERM,
+        type: 'GLOSSARY_TERM',
+        name: 'Sensitive',
+        hierarchicalName: 'Classification.Sensitive',
+        exists: true,
+        properties: {
+          name: 'Sensitive',
+          description: 'Handle with care',
+          definition: 'Handle with care',
+          termSource: 'INTERNAL',
+        },
+      },
+      actor: null,
+      associatedUrn: dataset('db.s.t0'),
+    },
+    {
+      // A term with no aspects: its urn and names, properties null.
+      term: {
+        urn: GHOST_TERM,
+        type: 'GLOSSARY_TERM',
+        name: 'Missing',
+        hierarchicalName: 'Nowhere.Missing',
+        exists: false,
+        properties: null,
+      },
+      actor: { urn: 'urn:li:corpuser:alice' },
+      associatedUrn: dataset('db.s.t0'),
+    },
+  ]);
+  assert.equal(data.dataset.domain, {
+    domain: { urn: DOMAIN, type: 'DOMAIN', id: 'marketing', properties: null },
+    associatedUrn: dataset('db.s.t0'),
+  });
+  assert.equal(data.container, {
+    status: { removed: true },
+    deprecation: {
+      deprecated: true,
+      note: 'Moved',
+      actor: 'urn:li:corpuser:bob',
+      decommissionTime: 42,
+      actorEntity: { urn: 'urn:li:corpuser:bob' },
+    },
+  });
+});
+
+pages('foreign keys are mapped from schemaMetadata, [] when it has none', async ({ hub }) => {
+  const data = await dataOf(
+    hub,
+    `{ t1: dataset(urn: "${dataset('db.s.t1')}") { schemaMetadata { foreignKeys { name
+         sourceFields { urn type fieldPath parent { urn } } foreignFields { fieldPath parent { urn ... on Dataset { name } } }
+         foreignDataset { urn name } } } }
+       orders: dataset(urn: "${ORDERS}") { schemaMetadata { foreignKeys { name } } } }`,
+    {},
+  );
+  assert.equal(data.t1.schemaMetadata.foreignKeys, [
+    {
+      name: 'fk_order',
+      sourceFields: [
+        {
+          urn: `urn:li:schemaField:(${dataset('db.s.t1')},order_id)`,
+          type: 'SCHEMA_FIELD',
+          fieldPath: 'order_id',
+          parent: { urn: dataset('db.s.t1') },
+        },
+      ],
+      foreignFields: [{ fieldPath: 'order_id', parent: { urn: ORDERS, name: 'orders' } }],
+      foreignDataset: { urn: ORDERS, name: 'orders' },
+    },
+  ]);
+  assert.equal(data.orders.schemaMetadata.foreignKeys, []);
+});
+
+pages('the platform answers info and properties from the same dataPlatformInfo; null without it', async ({ hub }) => {
+  const data = await dataOf(
+    hub,
+    `{ dataset(urn: "${ORDERS}") { platform { info { type displayName datasetNameDelimiter logoUrl } properties { type displayName datasetNameDelimiter logoUrl } } }
+       other: dataset(urn: "urn:li:dataset:(urn:li:dataPlatform:nothing,x,PROD)") { platform { info { type } properties { type } } } }`,
+    {},
+  );
+  assert.is(data.dataset.platform.info.displayName, 'PostgreSQL');
+  assert.equal(data.dataset.platform.info, data.dataset.platform.properties);
+  assert.equal(data.other.platform, { info: null, properties: null });
+});
+
+pages('the aspects are null on a dataset and a container that lack them', async ({ hub }) => {
+  const data = await dataOf(
+    hub,
+    `{ dataset(urn: "${dataset('db.s.t2')}") { uri status { removed } glossaryTerms { terms { associatedUrn } } domain { associatedUrn } deprecation { deprecated } }
+       container(urn: "${ROOT}") { status { removed } glossaryTerms { terms { associatedUrn } } domain { associatedUrn } deprecation { deprecated } } }`,
+    {},
+  );
+  assert.equal(data.dataset, { uri: null, status: null, glossaryTerms: null, domain: null, deprecation: null });
+  assert.equal(data.container, { status: null, glossaryTerms: null, domain: null, deprecation: null });
+});
+
+const bootstrap = suite<Context>('pages over DataHub bootstrap_mce.json');
+bootstrap.before(async (context) => {
+  context.hub = await openInProcess({ seed: [BOOTSTRAP] });
+});
+bootstrap.after(async ({ hub }) => hub.close());
+
+bootstrap('its dataset sits in SCHEMA inside DATABASE; DATABASE lists SCHEMA', async ({ hub }) => {
+  const data = await dataOf(
+    hub,
+    `{ dataset(urn: "urn:li:dataset:(urn:li:dataPlatform:hive,SampleHiveDataset,PROD)") { parentContainers { count containers { urn } } }
+       container(urn: "urn:li:container:DATABASE") { entities(input: {start: 0, count: 1}) { total searchResults { entity { urn } } } } }`,
+    {},
+  );
+  assert.equal(data.dataset.parentContainers, {
+    count: 2,
+    containers: [{ urn: 'urn:li:container:SCHEMA' }, { urn: 'urn:li:container:DATABASE' }],
+  });
+  assert.equal(data.container.entities, { total: 1, searchResults: [{ entity: { urn: 'urn:li:container:SCHEMA' } }] });
+});
+
+pages.run();
+if (bootstrapAvailable('pages over DataHub bootstrap_mce.json')) bootstrap.run();
