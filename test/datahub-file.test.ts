@@ -535,7 +535,7 @@ sample('has plain-string descriptions and exactly one undocumented column', () =
   }
 });
 
-sample('holds the users, tags, platforms and the postgres container', () => {
+sample('holds the users, tags, platforms, the postgres container and the nested snowflake ones', () => {
   const { aspects } = catalogue();
   const has = (urn: string, aspect: string) => aspects.some((a) => a.urn === urn && a.aspect === aspect);
   for (const user of ['alice', 'bob', 'carol']) assert.ok(has(`urn:li:corpuser:${user}`, 'corpUserInfo'), user);
@@ -548,8 +548,15 @@ sample('holds the users, tags, platforms and the postgres container', () => {
   }
   const containerOf = aspects.filter((a) => a.aspect === 'container').map((a) => [a.urn, objectAt(a.value).container]);
   assert.equal(containerOf, [
+    ['urn:li:container:analytics_marts', 'urn:li:container:analytics'],
+    ['urn:li:container:analytics_staging', 'urn:li:container:analytics'],
     [sampleDatasets[0], 'urn:li:container:shop_db'],
     [sampleDatasets[1], 'urn:li:container:shop_db'],
+    [sampleDatasets[2], 'urn:li:container:analytics_marts'],
+    [
+      'urn:li:dataset:(urn:li:dataPlatform:snowflake,analytics.staging.stg_orders,PROD)',
+      'urn:li:container:analytics_staging',
+    ],
   ]);
 });
 

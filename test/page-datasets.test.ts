@@ -36,11 +36,7 @@ const RECORDS: JsonValue[] = [
   ]),
   inside('urn:li:container:loop_a', 'urn:li:container:loop_b'),
   inside('urn:li:container:loop_b', 'urn:li:container:loop_a'),
-  mcp(dataset('db.s.t0'), 'datasetProperties', {
-    name: 't0',
-    uri: 'postgres://db/s/t0',
-    customProperties: {},
-  }),
+  mcp(dataset('db.s.t0'), 'datasetProperties', { name: 't0', uri: 'postgres://db/s/t0' }),
   mcp(dataset('db.s.t0'), 'glossaryTerms', {
     terms: [{ urn: TERM }, { urn: GHOST_TERM, actor: 'urn:li:corpuser:alice' }],
     auditStamp: { time: 1, actor: 'urn:li:corpuser:alice' },
@@ -173,47 +169,44 @@ pages('a dataset joining a container shows in its listing at once, cached answer
   assert.is((await entities(hub, LEAF, null)).total, 5);
 });
 
-pages('status, uri, deprecation, glossary terms and domain come from their aspects', async ({ hub }) => {
+pages('status, uri, deprecation, glossary terms and domain come from their aspects, null without', async ({ hub }) => {
   const data = await dataOf(
     hub,
     `{ dataset(urn: "${dataset('db.s.t0')}") { uri platformNativeType status { removed }
          glossaryTerms { terms { term { urn type name hierarchicalName exists properties { name description definition termSource } } actor { urn } associatedUrn } }
          domain { domain { urn type id properties { name } } associatedUrn } deprecation { deprecated } }
-       container(urn: "${LEAF}") { status { removed } deprecation { deprecated note actor decommissionTime actorEntity { urn } } } }`,
+       container(urn: "${LEAF}") { status { removed } deprecation { deprecated note actor decommissionTime actorEntity { urn } } }
+       bare: dataset(urn: "${dataset('db.s.t2')}") { uri status { removed } glossaryTerms { terms { associatedUrn } } domain { associatedUrn } deprecation { deprecated } }
+       root: container(urn: "${ROOT}") { status { removed } glossaryTerms { terms { associatedUrn } } domain { associatedUrn } deprecation { deprecated } } }`,
     {},
   );
   assert.is(data.dataset.uri, 'postgres://db/s/t0');
   assert.is(data.dataset.platformNativeType, null);
   assert.is(data.dataset.status, null);
   assert.is(data.dataset.deprecation, null);
+  const term = (urn: string, name: string, exists: boolean, properties: unknown) => ({
+    urn,
+    type: 'GLOSSARY_TERM',
+    name,
+    hierarchicalName: urn.slice('urn:li:glossaryTerm:'.length),
+    exists,
+    properties,
+  });
+  const definition = 'Handle with care';
   assert.equal(data.dataset.glossaryTerms.terms, [
     {
-      term: {
-        urn: TERM,
-        type: 'GLOSSARY_TERM',
+      term: term(TERM, 'Sensitive', true, {
         name: 'Sensitive',
-        hierarchicalName: 'Classification.Sensitive',
-        exists: true,
-        properties: {
-          name: 'Sensitive',
-          description: 'Handle with care',
-          definition: 'Handle with care',
-          termSource: 'INTERNAL',
-        },
-      },
+        description: definition,
+        definition,
+        termSource: 'INTERNAL',
+      }),
       actor: null,
       associatedUrn: dataset('db.s.t0'),
     },
+    // A term with no aspects: its urn and names, properties null.
     {
-      // A term with no aspects: its urn and names, properties null.
-      term: {
-        urn: GHOST_TERM,
-        type: 'GLOSSARY_TERM',
-        name: 'Missing',
-        hierarchicalName: 'Nowhere.Missing',
-        exists: false,
-        properties: null,
-      },
+      term: term(GHOST_TERM, 'Missing', false, null),
       actor: { urn: 'urn:li:corpuser:alice' },
       associatedUrn: dataset('db.s.t0'),
     },
@@ -232,6 +225,8 @@ pages('status, uri, deprecation, glossary terms and domain come from their aspec
       actorEntity: { urn: 'urn:li:corpuser:bob' },
     },
   });
+  assert.equal(data.bare, { uri: null, status: null, glossaryTerms: null, domain: null, deprecation: null });
+  assert.equal(data.root, { status: null, glossaryTerms: null, domain: null, deprecation: null });
 });
 
 pages('foreign keys are mapped from schemaMetadata, [] when it has none', async ({ hub }) => {
@@ -273,16 +268,30 @@ pages('the platform answers info and properties from the same dataPlatformInfo; 
   assert.equal(data.other.platform, { info: null, properties: null });
 });
 
-pages('the aspects are null on a dataset and a container that lack them', async ({ hub }) => {
-  const data = await dataOf(
-    hub,
-    `{ dataset(urn: "${dataset('db.s.t2')}") { uri status { removed } glossaryTerms { terms { associatedUrn } } domain { associatedUrn } deprecation { deprecated } }
-       container(urn: "${ROOT}") { status { removed } glossaryTerms { terms { associatedUrn } } domain { associatedUrn } deprecation { deprecated } } }`,
-    {},
-  );
-  assert.equal(data.dataset, { uri: null, status: null, glossaryTerms: null, domain: null, deprecation: null });
-  assert.equal(data.container, { status: null, glossaryTerms: null, domain: null, deprecation: null });
-});
+pages(
+  'the sample: a database holding schemas holding datasets, tags on a dataset and a column, a status',
+  async ({ hub }) => {
+    const data = await dataOf(
+      hub,
+      `{ dataset(urn: "urn:li:dataset:(urn:li:dataPlatform:snowflake,analytics.marts.daily_revenue,PROD)") {
+         parentContainers { containers { urn subTypes { typeNames } } } tags { tags { tag { urn } } } }
+       customers: dataset(urn: "urn:li:dataset:(urn:li:dataPlatform:postgres,shop.public.customers,PROD)") {
+         schemaMetadata { fields { fieldPath tags { tags { tag { urn } } } } } }
+       container(urn: "urn:li:container:analytics") { status { removed } entities { total searchResults { entity { urn } } } } }`,
+      {},
+    );
+    const containers = data.dataset.parentContainers.containers;
+    assert.equal(containers, [
+      { urn: 'urn:li:container:analytics_marts', subTypes: { typeNames: ['Schema'] } },
+      { urn: 'urn:li:container:analytics', subTypes: { typeNames: ['Database'] } },
+    ]);
+    assert.equal(data.dataset.tags.tags, [{ tag: { urn: 'urn:li:tag:gold' } }]);
+    const email = data.customers.schemaMetadata.fields.find((f: { fieldPath: string }) => f.fieldPath === 'email');
+    assert.equal(email.tags.tags, [{ tag: { urn: 'urn:li:tag:pii' } }]);
+    assert.equal(data.container.status, { removed: false });
+    assert.equal(data.container.entities.total, 2);
+  },
+);
 
 const bootstrap = suite<Context>('pages over DataHub bootstrap_mce.json');
 bootstrap.before(async (context) => {
