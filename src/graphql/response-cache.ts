@@ -204,9 +204,16 @@ function isCacheable(document: DocumentNode, operationName: string | null): bool
   );
 }
 
-/** Bytes an entry holds: V8 keeps a string in one or two bytes per character, so count two. */
+// About what one [urn, version] pair of an entry's dependencies takes (the URN string itself is shared).
+const DEPENDENCY_BYTES = 64;
+
+/**
+ * Bytes an entry holds: V8 keeps a string in one or two bytes per character, so count two. Its
+ * dependencies count too: a container listing filtered by name reads every child, and an answer that
+ * depends on 100,000 entities is too big to keep even when its body is small.
+ */
 function weigh(key: string, entry: Entry): number {
-  return 2 * key.length + entry.bytes.length;
+  return 2 * key.length + entry.bytes.length + entry.dependencies.length * DEPENDENCY_BYTES;
 }
 
 // The method leads, so no body text can ever equal a query string's key, whatever either holds.
