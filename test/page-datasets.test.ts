@@ -50,7 +50,14 @@ const RECORDS: JsonValue[] = [
     version: 0,
     hash: '',
     platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: '' } },
-    fields: [{ fieldPath: 'order_id', nullable: false, type: { type: { 'com.linkedin.schema.NumberType': {} } } }],
+    fields: [
+      {
+        fieldPath: 'order_id',
+        nullable: false,
+        type: { type: { 'com.linkedin.schema.NumberType': {} } },
+        glossaryTerms: { terms: [{ urn: TERM }], auditStamp: { time: 1 } },
+      },
+    ],
     foreignKeys: [
       {
         name: 'fk_order',
@@ -229,13 +236,14 @@ pages('status, uri, deprecation, glossary terms and domain come from their aspec
   assert.equal(data.root, { status: null, glossaryTerms: null, domain: null, deprecation: null });
 });
 
-pages('foreign keys are mapped from schemaMetadata, [] when it has none', async ({ hub }) => {
+pages('foreign keys and column glossary terms come from schemaMetadata; [] and null without', async ({ hub }) => {
   const data = await dataOf(
     hub,
     `{ t1: dataset(urn: "${dataset('db.s.t1')}") { schemaMetadata { foreignKeys { name
          sourceFields { urn type fieldPath parent { urn } } foreignFields { fieldPath parent { urn ... on Dataset { name } } }
          foreignDataset { urn name } } } }
-       orders: dataset(urn: "${ORDERS}") { schemaMetadata { foreignKeys { name } } } }`,
+       terms: dataset(urn: "${dataset('db.s.t1')}") { schemaMetadata { fields { glossaryTerms { terms { term { urn } associatedUrn } } } } }
+       orders: dataset(urn: "${ORDERS}") { schemaMetadata { foreignKeys { name } fields { glossaryTerms { terms { associatedUrn } } } } } }`,
     {},
   );
   assert.equal(data.t1.schemaMetadata.foreignKeys, [
@@ -254,6 +262,9 @@ pages('foreign keys are mapped from schemaMetadata, [] when it has none', async 
     },
   ]);
   assert.equal(data.orders.schemaMetadata.foreignKeys, []);
+  const [column] = data.terms.schemaMetadata.fields;
+  assert.equal(column.glossaryTerms.terms, [{ term: { urn: TERM }, associatedUrn: dataset('db.s.t1') }]);
+  assert.is(data.orders.schemaMetadata.fields[0].glossaryTerms, null);
 });
 
 pages('the platform answers info and properties from the same dataPlatformInfo; null without it', async ({ hub }) => {

@@ -9,7 +9,7 @@ import { containerOf, parentContainersOf, type ContainerView } from './container
 import { currentDescription } from './description.ts';
 import { registerEntityView } from './entity-registry.ts';
 import { foreignKeysView } from './foreign-keys.ts';
-import { deprecationView, domainView, glossaryTermsView, statusView } from './governance.ts';
+import { deprecationView, domainView, glossaryTermsOf, glossaryTermsView, statusView } from './governance.ts';
 import { SchemaFieldView } from './schema-field.ts';
 import { DataPlatformView } from './platform.ts';
 import { auditStamp, customProperties, institutionalMemoryView, ownershipView, subTypesView } from './shared.ts';
@@ -133,6 +133,7 @@ export class DatasetView {
           description: str(info, 'description'),
           tags,
           globalTags: tags,
+          glossaryTerms: () => glossaryTermsOf(this.#reader, obj(info, 'glossaryTerms'), this.urn),
         };
       }),
     };

@@ -2,6 +2,7 @@
 // glossaryTerms and domains, with the glossary terms and domains they point at. Read-only: nothing edits them.
 
 import type { AspectReader } from '../../store/catalogue.ts';
+import type { JsonObject } from '../../aspects/json.ts';
 import { aspectObject, bool, num, objects, str, strings, urnId } from '../../aspects/read.ts';
 import { actorView, CorpUserView, customProperties, ownershipView } from './shared.ts';
 
@@ -25,9 +26,13 @@ export function deprecationView(reader: AspectReader, urn: string) {
   };
 }
 
-/** GlossaryTerms from the glossaryTerms aspect (or a field's glossaryTerms), or null without one. */
+/** GlossaryTerms from the entity's glossaryTerms aspect, or null without one. */
 export function glossaryTermsView(reader: AspectReader, urn: string) {
-  const terms = aspectObject(reader, urn, 'glossaryTerms');
+  return glossaryTermsOf(reader, aspectObject(reader, urn, 'glossaryTerms'), urn);
+}
+
+/** A glossaryTerms-shaped object (the aspect, or a column's glossaryTerms) as GraphQL GlossaryTerms. */
+export function glossaryTermsOf(reader: AspectReader, terms: JsonObject | null, urn: string) {
   if (terms === null) return null;
   return {
     terms: objects(terms, 'terms').flatMap((association) => {

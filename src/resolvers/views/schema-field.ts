@@ -5,6 +5,7 @@ import type { AspectReader } from '../../store/catalogue.ts';
 import type { JsonObject } from '../../aspects/json.ts';
 import { bool, obj, str } from '../../aspects/read.ts';
 import { currentDescription } from './description.ts';
+import { glossaryTermsOf } from './governance.ts';
 import { globalTagsView } from './tag.ts';
 
 const FIELD_TYPES = new Set([
@@ -94,5 +95,10 @@ export class SchemaFieldView {
 
   globalTags() {
     return this.tags();
+  }
+
+  /** The column's glossaryTerms as ingested in the schema; null without them. */
+  glossaryTerms() {
+    return glossaryTermsOf(this.#reader, obj(this.#field, 'glossaryTerms'), this.#datasetUrn);
   }
 }
