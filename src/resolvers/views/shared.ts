@@ -1,134 +1,15 @@
-// Views of aspects several entity types share: ownership, tags, links, audit stamps, custom properties,
-// and the users and groups they point at. Plain objects for graphql-js's default field resolver.
+// Views of aspects several entity types share: links and sub-types here; audit stamps, custom
+// properties, users, groups and ownership re-exported from the files that hold them, for one import.
 
-import { userExists } from '../../auth/users.ts';
 import type { AspectReader } from '../../store/catalogue.ts';
-import type { JsonObject } from '../../aspects/json.ts';
-import { aspectObject, bool, num, obj, objects, str, strings, urnId } from '../../aspects/read.ts';
+import { aspectObject, bool, obj, objects, str, strings } from '../../aspects/read.ts';
+import { auditStamp, optionalAuditStamp } from './common.ts';
+import { CorpUserView } from './corp-user.ts';
+import { actorView } from './ownership.ts';
 
-export interface AuditStampView {
-  time: number;
-  actor: string | null;
-}
-
-export function auditStamp(stamp: JsonObject | null): AuditStampView {
-  return { time: num(stamp, 'time') ?? 0, actor: str(stamp, 'actor') };
-}
-
-export function customProperties(properties: JsonObject | null, urn: string) {
-  const map = obj(properties, 'customProperties');
-  if (map === null) return null;
-  return Object.entries(map).map(([key, value]) => ({
-    key,
-    value: typeof value === 'string' ? value : JSON.stringify(value),
-    associatedUrn: urn,
-  }));
-}
-
-export class CorpUserView {
-  readonly __typename = 'CorpUser';
-  readonly type = 'CORP_USER';
-  readonly urn: string;
-  readonly #reader: AspectReader;
-
-  constructor(reader: AspectReader, urn: string) {
-    this.#reader = reader;
-    this.urn = urn;
-  }
-
-  get username(): string {
-    return urnId(this.urn);
-  }
-
-  exists(): boolean {
-    return userExists(this.#reader, this.username);
-  }
-
-  properties() {
-    const info = aspectObject(this.#reader, this.urn, 'corpUserInfo');
-    if (info === null) return null;
-    return {
-      active: bool(info, 'active') ?? true,
-      displayName: str(info, 'displayName'),
-      email: str(info, 'email'),
-      title: str(info, 'title'),
-      firstName: str(info, 'firstName'),
-      lastName: str(info, 'lastName'),
-      fullName: str(info, 'fullName'),
-    };
-  }
-
-  info() {
-    return this.properties();
-  }
-}
-
-export class CorpGroupView {
-  readonly __typename = 'CorpGroup';
-  readonly type = 'CORP_GROUP';
-  readonly urn: string;
-  readonly #reader: AspectReader;
-
-  constructor(reader: AspectReader, urn: string) {
-    this.#reader = reader;
-    this.urn = urn;
-  }
-
-  get name(): string {
-    return urnId(this.urn);
-  }
-
-  /** The group's edit layer (corpGroupEditableInfo), as DataHub answers it; null when never edited. */
-  editableProperties() {
-    const info = aspectObject(this.#reader, this.urn, 'corpGroupEditableInfo');
-    if (info === null) return null;
-    return {
-      description: str(info, 'description'),
-      slack: str(info, 'slack'),
-      email: str(info, 'email'),
-      pictureLink: str(info, 'pictureLink'),
-    };
-  }
-}
-
-/** A user or group URN as the ResolvedActor / OwnerType union member it names. */
-export function actorView(reader: AspectReader, urn: string): CorpUserView | CorpGroupView {
-  return urn.startsWith('urn:li:corpGroup:') ? new CorpGroupView(reader, urn) : new CorpUserView(reader, urn);
-}
-
-const OWNERSHIP_TYPES = new Set([
-  'TECHNICAL_OWNER',
-  'BUSINESS_OWNER',
-  'DATA_STEWARD',
-  'NONE',
-  'CUSTOM',
-  'DATAOWNER',
-  'DEVELOPER',
-  'DELEGATE',
-  'PRODUCER',
-  'CONSUMER',
-  'STAKEHOLDER',
-]);
-
-export function ownershipView(reader: AspectReader, urn: string) {
-  const ownership = aspectObject(reader, urn, 'ownership');
-  if (ownership === null) return null;
-  return {
-    owners: objects(ownership, 'owners').flatMap((owner) => {
-      const ownerUrn = str(owner, 'owner');
-      if (ownerUrn === null) return [];
-      const type = str(owner, 'type');
-      return [
-        {
-          owner: actorView(reader, ownerUrn),
-          type: type !== null && OWNERSHIP_TYPES.has(type) ? type : null,
-          associatedUrn: urn,
-        },
-      ];
-    }),
-    lastModified: auditStamp(obj(ownership, 'lastModified')),
-  };
-}
+export { auditStamp, customProperties, type AuditStampView } from './common.ts';
+export { CorpUserView } from './corp-user.ts';
+export { actorView, CorpGroupView, ownershipView } from './ownership.ts';
 
 export function institutionalMemoryView(reader: AspectReader, urn: string) {
   const memory = aspectObject(reader, urn, 'institutionalMemory');
@@ -138,6 +19,7 @@ export function institutionalMemoryView(reader: AspectReader, urn: string) {
       const created = auditStamp(obj(element, 'createStamp'));
       const actorUrn = created.actor ?? 'urn:li:corpuser:unknown';
       const label = str(element, 'description') ?? '';
+      const settings = obj(element, 'settings');
       return {
         url: str(element, 'url') ?? '',
         label,
@@ -145,6 +27,9 @@ export function institutionalMemoryView(reader: AspectReader, urn: string) {
         author: new CorpUserView(reader, actorUrn),
         actor: actorView(reader, actorUrn),
         created,
+        // Both are optional in DataHub's model: null when the stored link has none.
+        updated: optionalAuditStamp(obj(element, 'updateStamp')),
+        settings: settings === null ? null : { showInAssetPreview: bool(settings, 'showInAssetPreview') ?? false },
         associatedUrn: urn,
       };
     }),
