@@ -262,11 +262,12 @@ rule('shows each actor and its platform privileges in me', async ({ hub, tokens 
     corpUser: { username: 'datahub' },
     platformPrivileges: { generatePersonalAccessTokens: true, manageTokens: true, manageTags: true, createTags: true },
   });
+  // DataHub's createTags is CREATE_TAGS or MANAGE_TAGS, and an Editor holds MANAGE_TAGS.
   assert.equal((await hub.gql(query, {}, tokens.ed)).json.data.me.platformPrivileges, {
     generatePersonalAccessTokens: true,
     manageTokens: false,
     manageTags: true,
-    createTags: false,
+    createTags: true,
   });
   assert.equal((await hub.gql(query, {}, tokens.jdoe)).json.data.me, {
     corpUser: { username: 'jdoe' },

@@ -335,7 +335,7 @@ sample(
     assert.is(after.tags[2]?.tag.properties?.name, 'Deprecated');
     assert.equal(
       after.privileges.map((entry) => entry.me.platformPrivileges.createTags),
-      [true, false, false],
+      [true, true, false],
     );
 
     assert.not.ok(text.includes('dataHubAccessToken'), 'no token entity or aspect in the export');

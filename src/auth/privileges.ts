@@ -16,8 +16,66 @@ export type Privilege =
   | 'EDIT_TAG_COLOR'
   | 'CREATE_TAGS'
   | 'MANAGE_TAGS'
+  | PlatformPrivilege;
+
+/** DataHub's platform privileges (not scoped to an entity) that its PlatformPrivileges flags stand for. */
+export type PlatformPrivilege =
+  | 'VIEW_ANALYTICS'
+  | 'MANAGE_POLICIES'
+  | 'VIEW_METADATA_PROPOSALS'
+  | 'MANAGE_USERS_AND_GROUPS'
   | 'GENERATE_PERSONAL_ACCESS_TOKENS'
-  | 'MANAGE_ACCESS_TOKENS';
+  | 'CREATE_DOMAINS'
+  | 'MANAGE_DOMAINS'
+  | 'MANAGE_INGESTION'
+  | 'MANAGE_SECRETS'
+  | 'MANAGE_ACCESS_TOKENS'
+  | 'VIEW_TESTS'
+  | 'MANAGE_TESTS'
+  | 'MANAGE_GLOSSARIES'
+  | 'MANAGE_USER_CREDENTIALS'
+  | 'CREATE_TAGS'
+  | 'MANAGE_TAGS'
+  | 'MANAGE_GLOBAL_VIEWS'
+  | 'MANAGE_GLOBAL_OWNERSHIP_TYPES'
+  | 'MANAGE_GLOBAL_ANNOUNCEMENTS'
+  | 'CREATE_BUSINESS_ATTRIBUTE'
+  | 'MANAGE_BUSINESS_ATTRIBUTE'
+  | 'MANAGE_STRUCTURED_PROPERTIES'
+  | 'VIEW_STRUCTURED_PROPERTIES_PAGE';
+
+/**
+ * Each of DataHub's PlatformPrivileges flags (`me { platformPrivileges }`) and the privileges that set
+ * it: any one of them, as DataHub's MeResolver and AuthorizationUtils decide (createTags is CREATE_TAGS
+ * or MANAGE_TAGS, and so on).
+ */
+export const PLATFORM_FLAGS = {
+  viewAnalytics: ['VIEW_ANALYTICS'],
+  managePolicies: ['MANAGE_POLICIES'],
+  viewMetadataProposals: ['VIEW_METADATA_PROPOSALS'],
+  manageIdentities: ['MANAGE_USERS_AND_GROUPS'],
+  generatePersonalAccessTokens: ['GENERATE_PERSONAL_ACCESS_TOKENS'],
+  createDomains: ['CREATE_DOMAINS', 'MANAGE_DOMAINS'],
+  manageDomains: ['MANAGE_DOMAINS'],
+  manageIngestion: ['MANAGE_INGESTION'],
+  manageSecrets: ['MANAGE_SECRETS'],
+  manageTokens: ['MANAGE_ACCESS_TOKENS'],
+  viewTests: ['VIEW_TESTS', 'MANAGE_TESTS'],
+  manageTests: ['MANAGE_TESTS'],
+  manageGlossaries: ['MANAGE_GLOSSARIES'],
+  manageUserCredentials: ['MANAGE_USER_CREDENTIALS'],
+  createTags: ['CREATE_TAGS', 'MANAGE_TAGS'],
+  manageTags: ['MANAGE_TAGS'],
+  manageGlobalViews: ['MANAGE_GLOBAL_VIEWS'],
+  manageOwnershipTypes: ['MANAGE_GLOBAL_OWNERSHIP_TYPES'],
+  manageGlobalAnnouncements: ['MANAGE_GLOBAL_ANNOUNCEMENTS'],
+  createBusinessAttributes: ['CREATE_BUSINESS_ATTRIBUTE', 'MANAGE_BUSINESS_ATTRIBUTE'],
+  manageBusinessAttributes: ['MANAGE_BUSINESS_ATTRIBUTE'],
+  manageStructuredProperties: ['MANAGE_STRUCTURED_PROPERTIES'],
+  viewStructuredPropertiesPage: ['VIEW_STRUCTURED_PROPERTIES_PAGE', 'MANAGE_STRUCTURED_PROPERTIES'],
+} as const satisfies Record<string, readonly PlatformPrivilege[]>;
+
+export type PlatformFlag = keyof typeof PLATFORM_FLAGS;
 
 export const ROLES = ['Admin', 'Editor', 'Reader'] as const;
 export type Role = (typeof ROLES)[number];
@@ -35,11 +93,16 @@ const EDIT_PRIVILEGES: Privilege[] = [
   'EDIT_TAG_COLOR',
 ];
 
-// Platform privileges: DataHub's "all users" policy gives everyone token generation (dataHubPolicy:7).
-const EVERYONE: Privilege[] = ['GENERATE_PERSONAL_ACCESS_TOKENS'];
+// Platform privileges, as DataHub's default policies grant them: everyone analytics and token
+// generation (dataHubPolicy:7); Admin every platform privilege but DataHub Cloud's proposals; Editor
+// the editors' platform policy's; Reader nothing more.
+const EVERYONE: Privilege[] = ['VIEW_ANALYTICS', 'GENERATE_PERSONAL_ACCESS_TOKENS'];
+const ALL_PLATFORM = [...new Set(Object.values(PLATFORM_FLAGS).flat())].filter(
+  (privilege) => privilege !== 'VIEW_METADATA_PROPOSALS',
+);
 const PLATFORM: Record<Role, Privilege[]> = {
-  Admin: ['CREATE_TAGS', 'MANAGE_TAGS', 'MANAGE_ACCESS_TOKENS', 'GENERATE_PERSONAL_ACCESS_TOKENS'],
-  Editor: ['MANAGE_TAGS'],
+  Admin: ALL_PLATFORM,
+  Editor: ['MANAGE_DOMAINS', 'MANAGE_GLOBAL_ANNOUNCEMENTS', 'MANAGE_GLOSSARIES', 'MANAGE_TAGS'],
   Reader: [],
 };
 // Privileges on every entity, by role; owners get theirs on what they own ("asset owners" policy).
@@ -71,6 +134,15 @@ export function roleOf(reader: AspectReader, username: string): Role | null {
 
 export function platformPrivileges(reader: AspectReader, username: string): ReadonlySet<Privilege> {
   return PLATFORM_PRIVILEGES.get(roleOf(reader, username)) as ReadonlySet<Privilege>;
+}
+
+/** Every PlatformPrivileges flag, true when the user holds any privilege PLATFORM_FLAGS lists for it. */
+export function platformFlags(reader: AspectReader, username: string): Record<PlatformFlag, boolean> {
+  const held = platformPrivileges(reader, username);
+  const entries = Object.entries(PLATFORM_FLAGS).map(
+    ([flag, privileges]) => [flag, privileges.some((privilege) => held.has(privilege))] as const,
+  );
+  return Object.fromEntries(entries) as Record<PlatformFlag, boolean>;
 }
 
 /** Privileges the user holds on one entity: its role's, plus the owners' when it owns the entity. */

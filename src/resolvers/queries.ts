@@ -1,7 +1,7 @@
 // Query root fields. Root-value resolvers follow graphql-js's default field resolver: each is called
 // as (args, context, info), and nested fields resolve through the view objects they return.
 
-import { platformPrivileges } from '../auth/privileges.ts';
+import { platformFlags } from '../auth/privileges.ts';
 import { badRequest, shown } from '../errors.ts';
 import { corpUserUrn, parseDatasetUrn, parseUrn } from '../urn.ts';
 import type { QueryContext } from './context.ts';
@@ -31,15 +31,9 @@ export const queries = {
   },
 
   me(_args: unknown, { reader, actor }: QueryContext) {
-    const held = platformPrivileges(reader, actor);
     return {
       corpUser: new CorpUserView(reader, corpUserUrn(actor)),
-      platformPrivileges: {
-        generatePersonalAccessTokens: held.has('GENERATE_PERSONAL_ACCESS_TOKENS'),
-        manageTokens: held.has('MANAGE_ACCESS_TOKENS'),
-        manageTags: held.has('MANAGE_TAGS'),
-        createTags: held.has('CREATE_TAGS'),
-      },
+      platformPrivileges: platformFlags(reader, actor),
     };
   },
 };
