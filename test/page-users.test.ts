@@ -2,14 +2,11 @@
 // each field answers from the stored aspects, null or empty where the aspect is absent. In process,
 // seeded with the sample catalogue plus the records below (and bootstrap_mce.json where present).
 
-import { GraphQLNonNull, GraphQLObjectType, parse, validate } from 'graphql';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
 import type { JsonValue } from '../src/aspects/json.ts';
-import { PLATFORM_FLAGS, type PlatformPrivilege } from '../src/auth/privileges.ts';
-import { minihubSchema } from '../src/graphql/schema.ts';
-import { dataOf, FORBIDDEN, mcp } from './fixtures/datahub-records.ts';
+import { dataOf, mcp } from './fixtures/datahub-records.ts';
 import { openInProcess, type InProcessHub } from './fixtures/in-process.ts';
 import { BOOTSTRAP, bootstrapAvailable, SAMPLE } from './fixtures/server.ts';
 
@@ -253,3 +250,47 @@ pages('answers links with their settings and update stamp, null where not stored
 });
 
 pages.run();
+
+const bootstrap = suite<Context>('users and groups of bootstrap_mce.json');
+const available = bootstrapAvailable('users and groups of bootstrap_mce.json');
+bootstrap.before(async (context) => {
+  if (available) context.hub = await openInProcess({ seed: [BOOTSTRAP] });
+});
+bootstrap.after(async ({ hub }) => hub?.close());
+
+if (available) {
+  bootstrap("answers DataHub's sample owners and groups as its web app reads them", async ({ hub }) => {
+    const kafka = 'urn:li:dataset:(urn:li:dataPlatform:kafka,SampleKafkaDataset,PROD)';
+    const { ownership } = (await dataOf(hub, OWNERSHIP, { urn: kafka })).dataset;
+    assert.equal(
+      ownership.owners.map((owner: { owner: { urn: string }; type: string; ownershipType: { urn: string } }) => [
+        owner.owner.urn,
+        owner.type,
+        owner.ownershipType.urn,
+      ]),
+      [
+        ['urn:li:corpuser:jdoe', 'DATAOWNER', 'urn:li:ownershipType:__system__dataowner'],
+        ['urn:li:corpuser:datahub', 'DATAOWNER', 'urn:li:ownershipType:__system__dataowner'],
+      ],
+    );
+    const group = `{ corpGroup(urn: "urn:li:corpGroup:bfoo") {
+      name exists properties { displayName description email slack } info { members { username } groups }
+    } }`;
+    assert.equal((await dataOf(hub, group, {})).corpGroup, {
+      name: 'bfoo',
+      exists: true,
+      properties: {
+        displayName: null,
+        description: 'This group is full of bfoos!',
+        email: 'bfoo@linkedin.com',
+        slack: null,
+      },
+      info: { members: [{ username: 'jdoe' }, { username: 'datahub' }], groups: ['urn:li:corpGroup:jdoe'] },
+    });
+    const jdoe = (await dataOf(hub, USER, { urn: 'urn:li:corpuser:jdoe' })).corpUser;
+    assert.equal(jdoe.info, { active: true, displayName: 'John Doe', fullName: 'John Doe' });
+    assert.is(jdoe.isNativeUser, true);
+  });
+}
+
+bootstrap.run();

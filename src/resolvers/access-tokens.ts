@@ -11,6 +11,7 @@ import { corpUserUrn, parseUrn } from '../urn.ts';
 import type { MutationContext, QueryContext } from './context.ts';
 import { guardedCommit, privileged, type Check } from './guarded-commit.ts';
 import { checkTextSizes } from './text-limit.ts';
+import { tokenFilter, type FacetFilterInput } from './token-filters.ts';
 import { CorpUserView } from './views/shared.ts';
 
 const DAY = 86_400_000;
@@ -40,53 +41,23 @@ interface ListAccessTokenInput {
   filters?: FacetFilterInput[] | null;
 }
 
-/** DataHub's facet filter; for tokens only equality (EQUAL, IN or no condition) is meaningful. */
-interface FacetFilterInput {
-  field: string;
-  value?: string | null;
-  values?: string[] | null;
-  negated?: boolean | null;
-  condition?: string | null;
-}
-
 interface GetAccessTokenInput {
   type: 'PERSONAL';
   actorUrn: string;
   duration: string;
 }
 
-const FILTER_FIELDS = ['ownerUrn', 'actorUrn'] as const;
-const EQUALITY_CONDITIONS = ['EQUAL', 'IN'];
 // A token's id is the key of its URN, which holds at most 512 bytes: a longer id names no token.
 const MAX_TOKEN_ID_CHARS = 512;
 
 export const accessTokenQueries = {
   listAccessTokens({ input }: { input: ListAccessTokenInput }, { reader, tokens, actor }: QueryContext) {
     const me = corpUserUrn(actor);
-    const filters = (input.filters ?? []).map(({ field, value, values, negated, condition }) => {
-      if (!(FILTER_FIELDS as readonly string[]).includes(field)) {
-        throw badRequest(
-          `cannot filter access tokens on "${shown(field)}"; expected one of ${FILTER_FIELDS.join(', ')}`,
-        );
-      }
-      if (condition != null && !EQUALITY_CONDITIONS.includes(condition)) {
-        throw badRequest(
-          `cannot filter access tokens with condition ${condition}; expected ${EQUALITY_CONDITIONS.join(' or ')}`,
-        );
-      }
-      // A set: a filter may list a hundred thousand values, and every token is matched against them.
-      return {
-        field: field as (typeof FILTER_FIELDS)[number],
-        values: new Set(values ?? (value == null ? [] : [value])),
-        negated: negated === true,
-      };
-    });
+    const filters = (input.filters ?? []).map(tokenFilter);
     // DataHub lets a user list tokens only through a filter on itself, unless it manages all tokens.
-    const viewingSelf = filters.some(({ values, negated }) => !negated && values.size === 1 && values.has(me));
+    const viewingSelf = filters.some(({ urns }) => urns !== null && urns.size === 1 && urns.has(me));
     if (!viewingSelf) requirePrivileges(reader, actor, null, [['MANAGE_ACCESS_TOKENS']]);
-    const matching = tokens
-      .list()
-      .filter((token) => filters.every(({ field, values, negated }) => values.has(token[field]) !== negated));
+    const matching = tokens.list().filter((token) => filters.every((filter) => filter.matches(token)));
     const start = Math.max(0, input.start ?? 0);
     const page = matching.slice(start, start + Math.max(0, input.count ?? 20));
     return {

@@ -7,7 +7,7 @@ import { corpUserUrn, parseDatasetUrn, parseUrn } from '../urn.ts';
 import type { QueryContext } from './context.ts';
 import { ContainerView } from './views/container.ts';
 import { DatasetView } from './views/dataset.ts';
-import { CorpUserView } from './views/shared.ts';
+import { CorpGroupView, CorpUserView } from './views/shared.ts';
 import { TagView } from './views/tag.ts';
 
 export const queries = {
@@ -28,6 +28,11 @@ export const queries = {
   corpUser({ urn }: { urn: string }, { reader }: QueryContext): CorpUserView {
     expectEntityType(urn, 'corpuser');
     return new CorpUserView(reader, urn);
+  },
+
+  corpGroup({ urn }: { urn: string }, { reader }: QueryContext): CorpGroupView {
+    expectEntityType(urn, 'corpGroup');
+    return new CorpGroupView(reader, urn);
   },
 
   me(_args: unknown, { reader, actor }: QueryContext) {
