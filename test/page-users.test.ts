@@ -17,6 +17,18 @@ const GROUP = 'urn:li:corpGroup:analytics';
 const ALICE = 'urn:li:corpuser:alice';
 const STEWARD_PLUS = 'urn:li:ownershipType:steward-plus';
 
+const ALICE_EDITS = {
+  displayName: 'Alice M.',
+  title: 'Data lead',
+  aboutMe: 'Keeps the marts honest.',
+  teams: ['analytics'],
+  skills: ['sql', 'dbt'],
+  pictureLink: 'https://x.example/alice.png',
+  slack: '@alice',
+  phone: '+33 1 00 00 00 00',
+  email: 'alice@work.example',
+};
+
 // An owner group, a custom ownership type, alice's edited profile, a removed user with credentials and a
 // link with settings and an update stamp, in DataHub's file format (the sample has none of these).
 const RECORDS: JsonValue[] = [
@@ -47,17 +59,7 @@ const RECORDS: JsonValue[] = [
     ],
     lastModified: { time: 1735725600000, actor: 'urn:li:corpuser:bob' },
   }),
-  mcp(ALICE, 'corpUserEditableInfo', {
-    displayName: 'Alice M.',
-    title: 'Data lead',
-    aboutMe: 'Keeps the marts honest.',
-    teams: ['analytics'],
-    skills: ['sql', 'dbt'],
-    pictureLink: 'https://x.example/alice.png',
-    slack: '@alice',
-    phone: '+33 1 00 00 00 00',
-    email: 'alice@work.example',
-  }),
+  mcp(ALICE, 'corpUserEditableInfo', ALICE_EDITS),
   mcp(ALICE, 'corpUserStatus', { status: 'ACTIVE', lastModified: { time: 1, actor: ALICE } }),
   mcp('urn:li:corpuser:dora', 'corpUserInfo', { active: false, managerUrn: ALICE, departmentId: 7, countryCode: 'FR' }),
   mcp('urn:li:corpuser:dora', 'corpUserCredentials', { salt: 's', hashedPassword: 'h' }),
@@ -174,6 +176,16 @@ pages(
     assert.ok(owners[0].ownershipType.info.name);
     const unowned = 'urn:li:dataset:(urn:li:dataPlatform:hive,nowhere,PROD)';
     assert.is((await dataOf(hub, OWNERSHIP, { urn: unowned })).dataset.ownership, null);
+    const group =
+      '{ corpGroup(urn: "urn:li:corpGroup:nobody") { name exists properties { email } info { email } editableProperties { email } ownership { lastModified { time } } } }';
+    assert.equal((await dataOf(hub, group, {})).corpGroup, {
+      name: 'nobody',
+      exists: false,
+      properties: null,
+      info: null,
+      editableProperties: null,
+      ownership: null,
+    });
   },
 );
 
@@ -192,17 +204,7 @@ pages('answers a user from corpUserInfo, corpUserEditableInfo and corpUserStatus
   assert.equal(alice.info, { active: true, displayName: 'Alice Moreau', fullName: null });
   assert.is(alice.properties.displayName, 'Alice Moreau');
   assert.is(alice.properties.manager, null);
-  assert.equal(alice.editableProperties, {
-    displayName: 'Alice M.',
-    title: 'Data lead',
-    aboutMe: 'Keeps the marts honest.',
-    teams: ['analytics'],
-    skills: ['sql', 'dbt'],
-    pictureLink: 'https://x.example/alice.png',
-    slack: '@alice',
-    phone: '+33 1 00 00 00 00',
-    email: 'alice@work.example',
-  });
+  assert.equal(alice.editableProperties, ALICE_EDITS);
   const { slack, phone, email, ...older } = alice.editableProperties;
   assert.equal(alice.editableInfo, older, `${slack}${phone}${email} are not in the deprecated twin`);
 

@@ -22,7 +22,6 @@ export type Privilege =
 export type PlatformPrivilege =
   | 'VIEW_ANALYTICS'
   | 'MANAGE_POLICIES'
-  | 'VIEW_METADATA_PROPOSALS'
   | 'MANAGE_USERS_AND_GROUPS'
   | 'GENERATE_PERSONAL_ACCESS_TOKENS'
   | 'CREATE_DOMAINS'
@@ -52,7 +51,6 @@ export type PlatformPrivilege =
 export const PLATFORM_FLAGS = {
   viewAnalytics: ['VIEW_ANALYTICS'],
   managePolicies: ['MANAGE_POLICIES'],
-  viewMetadataProposals: ['VIEW_METADATA_PROPOSALS'],
   manageIdentities: ['MANAGE_USERS_AND_GROUPS'],
   generatePersonalAccessTokens: ['GENERATE_PERSONAL_ACCESS_TOKENS'],
   createDomains: ['CREATE_DOMAINS', 'MANAGE_DOMAINS'],
@@ -94,12 +92,10 @@ const EDIT_PRIVILEGES: Privilege[] = [
 ];
 
 // Platform privileges, as DataHub's default policies grant them: everyone analytics and token
-// generation (dataHubPolicy:7); Admin every platform privilege but DataHub Cloud's proposals; Editor
-// the editors' platform policy's; Reader nothing more.
+// generation (dataHubPolicy:7); Admin every platform privilege; Editor the editors' platform policy's;
+// Reader nothing more.
 const EVERYONE: Privilege[] = ['VIEW_ANALYTICS', 'GENERATE_PERSONAL_ACCESS_TOKENS'];
-const ALL_PLATFORM = [...new Set(Object.values(PLATFORM_FLAGS).flat())].filter(
-  (privilege) => privilege !== 'VIEW_METADATA_PROPOSALS',
-);
+const ALL_PLATFORM = [...new Set(Object.values(PLATFORM_FLAGS).flat())];
 const PLATFORM: Record<Role, Privilege[]> = {
   Admin: ALL_PLATFORM,
   Editor: ['MANAGE_DOMAINS', 'MANAGE_GLOBAL_ANNOUNCEMENTS', 'MANAGE_GLOSSARIES', 'MANAGE_TAGS'],
