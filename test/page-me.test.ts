@@ -114,6 +114,65 @@ me("runs the smoke tests' me and corpUser documents with no errors", async ({ hu
   else await dataOf(hub, SMOKE_GROUP_RELATIONSHIPS, { urn: 'urn:li:corpuser:jdoe' });
 });
 
+// source: datahub-web-react/src/graphql/me.graphql (getMe)
+const GET_ME = `query getMe {
+    me {
+        corpUser {
+            urn
+            username
+            info {
+                active
+                displayName
+                title
+                firstName
+                lastName
+                fullName
+                email
+            }
+            editableProperties {
+                displayName
+                title
+                pictureLink
+                teams
+                skills
+            }
+        }
+        platformPrivileges {
+            viewAnalytics
+            managePolicies
+            manageIdentities
+            generatePersonalAccessTokens
+            manageIngestion
+            manageSecrets
+            manageDomains
+            manageTests
+            manageGlossaries
+            manageUserCredentials
+            manageTags
+            createDomains
+            createTags
+        }
+    }
+}`;
+
+me("runs the web app's getMe unchanged", async ({ hub, tokens }) => {
+  const { corpUser, platformPrivileges } = (await dataOf(hub, GET_ME, {}, tokens.bob)).me;
+  assert.equal(corpUser.info, {
+    active: true,
+    displayName: 'Bob Okafor',
+    title: corpUser.info.title,
+    firstName: null,
+    lastName: null,
+    fullName: null,
+    email: 'bob@example.com',
+  });
+  assert.is(corpUser.editableProperties, null);
+  assert.equal(
+    [platformPrivileges.manageTags, platformPrivileges.createTags, platformPrivileges.managePolicies],
+    [true, true, false],
+  );
+});
+
 // source: datahub-web-react/src/graphql/auth.graphql (listAccessTokens)
 const LIST_ACCESS_TOKENS = `query listAccessTokens($input: ListAccessTokenInput!) {
     listAccessTokens(input: $input) {
