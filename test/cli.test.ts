@@ -160,10 +160,10 @@ ingest('reports counts per file and writes nothing the second time', async () =>
   const dataDir = tempDataDir();
   const first = await runCli(['ingest', SAMPLE, '--data', dataDir]);
   assert.is(first.code, 0, first.stderr);
-  assert.match(first.stdout, /45 records, 53 aspects written, 0 unchanged, 0 rejected \(.*dataset 5/);
+  assert.match(first.stdout, /46 records, 54 aspects written, 0 unchanged, 0 rejected \(.*dataset 5/);
   assert.is(first.stderr, '', 'no progress lines for a small file');
   const second = await runCli(['ingest', SAMPLE, '--data', dataDir]);
-  assert.match(second.stdout, /0 aspects written, 53 unchanged/);
+  assert.match(second.stdout, /0 aspects written, 54 unchanged/);
   assert.is(readFileSync(join(dataDir, 'catalogue.jsonl'), 'utf8').trim().split('\n').length, 1);
 });
 
@@ -227,7 +227,7 @@ ingest('compacts a data directory from the command line, keeping its state', asy
   assert.is(before, 5);
   const result = await runCli(['compact', '--data', dataDir]);
   assert.is(result.code, 0, result.stderr);
-  assert.match(result.stdout, /^compacted: \d+ → \d+ bytes, 17 records \(one per entity\)\n$/);
+  assert.match(result.stdout, /^compacted: \d+ → \d+ bytes, 18 records \(one per entity\)\n$/);
   assert.match((await runCli(['user', 'list', '--data', dataDir])).stdout, /^bob\s+Editor/m);
 });
 

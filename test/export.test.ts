@@ -360,11 +360,11 @@ sample('writes JSON alone to stdout, and ingesting it into the same directory wr
   const exported = await runCli(['export', '--data', dataDir]);
   assert.is(exported.code, 0, exported.stderr);
   const records = JSON.parse(exported.stdout) as { changeType: string; aspect: { json: unknown } }[];
-  assert.ok(Array.isArray(records) && records.length === 54, `${records.length} records`);
+  assert.ok(Array.isArray(records) && records.length === 55, `${records.length} records`);
   for (const record of records) assert.is(record.changeType, 'UPSERT');
   assert.match(
     exported.stderr,
-    /^exported 54 aspects of 17 entities to stdout \(dataPlatform 3, corpuser 3, tag 2, container 4, dataset 5\); 1 access token left out/,
+    /^exported 55 aspects of 18 entities to stdout \(dataPlatform 3, corpuser 3, tag 2, container 4, dataset 5, corpGroup 1\); 1 access token left out/,
   );
 
   const file = join(tempDataDir(), 'stdout.json');
@@ -373,7 +373,7 @@ sample('writes JSON alone to stdout, and ingesting it into the same directory wr
   const linesBefore = readFileSync(log, 'utf8');
   const again = await runCli(['ingest', file, '--data', dataDir]);
   assert.is(again.code, 0, again.stderr);
-  assert.match(again.stdout, /54 records, 0 aspects written, 54 unchanged, 0 rejected/);
+  assert.match(again.stdout, /55 records, 0 aspects written, 55 unchanged, 0 rejected/);
   assert.is(readFileSync(log, 'utf8'), linesBefore, 'the log is untouched');
 });
 

@@ -96,7 +96,7 @@ mount('serves minihub inside a host server that also answers its own routes', as
       401,
       'tokens are checked when mounted too',
     );
-    assert.is(minihub.seeded[0]?.records, 45);
+    assert.is(minihub.seeded[0]?.records, 46);
 
     // Closed before its host: minihub answers a JSON 503 and the host's own routes go on.
     await minihub.close();
