@@ -167,7 +167,9 @@ export class GraphQLExecutor<Recorder extends AspectReader = AspectReader, Seen 
     // A query sees a reader and no store, a mutation the store: see resolvers/context.ts. With no operation
     // chosen (an unknown name), execute reports the error before any resolver runs.
     const contextValue: QueryContext | MutationContext =
-      chosen?.operation === 'mutation' ? context : { reader: recorder ?? catalogue, tokens, actor, limits };
+      chosen?.operation === 'mutation'
+        ? context
+        : { reader: recorder ?? catalogue, history: store.history, tokens, actor, limits };
     const pending = execute({
       schema: this.#schema,
       document,

@@ -3,6 +3,7 @@
 
 import type { TokenService } from '../auth/tokens.ts';
 import type { Limits } from '../limits.ts';
+import type { HistoryReader } from '../history/history-index.ts';
 import type { AspectReader } from '../store/catalogue.ts';
 import type { Store } from '../store/store.ts';
 
@@ -16,6 +17,8 @@ interface BaseContext {
 /** A query's context: every read goes through `reader`, the catalogue or a recorder of what the answer depends on. */
 export interface QueryContext extends BaseContext {
   reader: AspectReader;
+  /** The change history (getTimeline), read only. */
+  history: HistoryReader;
 }
 
 /** A mutation's context: the store, whose commit() is the only way a change lands. */

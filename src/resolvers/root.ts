@@ -5,11 +5,13 @@ import { mutations } from './mutations.ts';
 import { queries } from './queries.ts';
 import { tagManageMutations } from './tag-manage.ts';
 import { tagMutations } from './tag-mutations.ts';
+import { timelineQueries } from './timeline.ts';
 
 // Typed loosely on purpose: graphql-js calls these by field name; each resolver types its own arguments.
 export const rootValue: Record<string, unknown> = {
   ...queries,
   ...accessTokenQueries,
+  ...timelineQueries,
   ...mutations,
   ...tagMutations,
   ...tagManageMutations,

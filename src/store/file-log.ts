@@ -35,7 +35,7 @@ export interface LogStorage {
    * Replaces the whole log with `records` atomically: afterwards it holds either the old or the new.
    * The records are read once, as they are written, in chunks: the new log is never one string.
    */
-  rewrite(records: Iterable<LogRecord>): Promise<void>;
+  rewrite(records: Iterable<LogRecord> | AsyncIterable<LogRecord>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -44,9 +44,9 @@ export class MemoryLog implements LogStorage {
   readonly location = 'memory';
   readonly size = 0;
   async append(): Promise<void> {}
-  async rewrite(records: Iterable<LogRecord>): Promise<void> {
+  async rewrite(records: Iterable<LogRecord> | AsyncIterable<LogRecord>): Promise<void> {
     // Drain the records all the same: a caller may count them as they are produced.
-    for (const record of records) void record;
+    for await (const record of records) void record;
   }
   async close(): Promise<void> {}
 }
@@ -167,7 +167,7 @@ class FileLog implements LogStorage {
     this.#size += bytes.length;
   }
 
-  async rewrite(records: Iterable<LogRecord>): Promise<void> {
+  async rewrite(records: Iterable<LogRecord> | AsyncIterable<LogRecord>): Promise<void> {
     if (this.#broken !== null) throw this.#broken;
     const temporary = this.location + COMPACT_SUFFIX;
     let newSize = 0;
@@ -181,7 +181,7 @@ class FileLog implements LogStorage {
           (chunk) => writeAll(file, chunk, writer.bytesWritten),
           this.#maxChunkBytes,
         );
-        for (const record of records) await writer.add(JSON.stringify(record) + '\n');
+        for await (const record of records) await writer.add(JSON.stringify(record) + '\n');
         await writer.flush();
         newSize = writer.bytesWritten;
         await file.sync();

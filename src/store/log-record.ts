@@ -17,6 +17,11 @@ export interface LogRecord {
   actor: string;
   op: string;
   changes: AspectChange[];
+  /**
+   * Earlier values of tracked aspects that compaction keeps for the change history (src/history/):
+   * read by the history only, never replayed into the state.
+   */
+  history?: AspectChange[];
 }
 
 /** Parses one log line; returns the record or a sentence saying what is wrong with it. */
@@ -28,12 +33,23 @@ export function parseLogRecord(line: string): LogRecord | string {
     return `not valid JSON (${(error as Error).message})`;
   }
   if (!isJsonObject(value)) return 'expected a JSON object';
-  const { seq, time, actor, op, changes } = value;
+  const { seq, time, actor, op, changes, history } = value;
   if (typeof seq !== 'number' || !Number.isInteger(seq)) return 'expected "seq" to be an integer';
   if (typeof time !== 'number') return 'expected "time" to be a number';
   if (typeof actor !== 'string') return 'expected "actor" to be a string';
   if (typeof op !== 'string') return 'expected "op" to be a string';
   if (!Array.isArray(changes)) return 'expected "changes" to be an array';
+  const bad = badChange(changes, 'changes');
+  if (bad !== null) return bad;
+  if (history !== undefined) {
+    if (!Array.isArray(history)) return 'expected "history" to be an array';
+    const badHistory = badChange(history, 'history');
+    if (badHistory !== null) return badHistory;
+  }
+  return value as unknown as LogRecord;
+}
+
+function badChange(changes: unknown[], field: string): string | null {
   for (const [index, change] of changes.entries()) {
     if (
       !isJsonObject(change) ||
@@ -41,8 +57,8 @@ export function parseLogRecord(line: string): LogRecord | string {
       typeof change.aspect !== 'string' ||
       !('value' in change)
     ) {
-      return `expected changes[${index}] to be {urn, aspect, value}`;
+      return `expected ${field}[${index}] to be {urn, aspect, value}`;
     }
   }
-  return value as unknown as LogRecord;
+  return null;
 }

@@ -21,7 +21,10 @@ import {
   type LogStorage,
 } from './file-log.ts';
 import { nodeLogFileSystem } from './node-log-fs.ts';
+import type { LogFileSystem } from './log-fs.ts';
 import type { LogRecord } from './log-record.ts';
+import { HistoryIndex } from '../history/history-index.ts';
+import { historyRecords, openLogAt } from '../history/log-access.ts';
 import { PARALLEL_REPLAY_MIN_BYTES, replayOnOneThread, type Replay, type Replayed } from './replay.ts';
 import type { ChangeBuilder, CompactionReport, StoreOptions } from './store-options.ts';
 
@@ -40,6 +43,8 @@ interface OpenedStore {
   log: LogStorage;
   replayed: Pick<Replayed, 'records' | 'lastSeq' | 'inWorker'>;
   options: StoreOptions;
+  /** The log file, read again by the change history and by compaction; null in memory. */
+  logFile: { fs: LogFileSystem; path: string } | null;
 }
 
 /**
@@ -62,11 +67,28 @@ export class Store {
   });
   /** Whether opening replayed part of a large log on a worker thread. */
   readonly replayedInWorker: boolean;
+  /** The change history of datasets (getTimeline), read from the log on first use. */
+  readonly history: HistoryIndex;
+  readonly #logFile: OpenedStore['logFile'];
   // The log size at which to measure the live state again and maybe compact.
   #nextCompactionCheck = COMPACT_MIN_BYTES;
 
-  private constructor({ catalogue, log, replayed, options }: OpenedStore) {
+  private constructor({ catalogue, log, replayed, options, logFile }: OpenedStore) {
     this.catalogue = catalogue;
+    this.#logFile = logFile;
+    // Opened as a job, between two commit batches: the log then holds exactly the records applied so far.
+    this.history = new HistoryIndex(
+      logFile === null
+        ? null
+        : {
+            snapshot: (atSnapshot) =>
+              this.#commits.schedule(async () => {
+                const chunks = await openLogAt(logFile.fs, logFile.path, this.#log.size);
+                atSnapshot();
+                return chunks;
+              }),
+          },
+    );
     this.replayedInWorker = replayed.inWorker;
     this.#log = log;
     this.#warn = options.warn ?? (() => {});
@@ -88,6 +110,7 @@ export class Store {
         log: new MemoryLog(),
         replayed: { records: 0, lastSeq: 0, inWorker: false },
         options,
+        logFile: null,
       });
     const fs = fileSystem ?? nodeLogFileSystem;
     // Large logs start faster on two threads; the worker reads the file itself, so only through node's fs.
@@ -105,7 +128,7 @@ export class Store {
       });
       // Only now, with every whole line read and accepted, may a torn tail be cut.
       const log = await openForAppend({ fs, dir: dataDir, path, replayed, release, warn, maxChunkBytes });
-      return new Store({ catalogue, log, replayed, options });
+      return new Store({ catalogue, log, replayed, options, logFile: { fs, path } });
     } catch (error) {
       release();
       throw error;
@@ -160,6 +183,7 @@ export class Store {
     }
     return this.#commits.schedule(async () => {
       this.catalogue.clear();
+      this.history.clear();
       this.catalogue.apply(changes);
     });
   }
@@ -198,7 +222,10 @@ export class Store {
       for (const { commit } of accepted) commit.reject(failure);
       return;
     }
-    for (const record of records) this.catalogue.apply(record.changes);
+    for (const record of records) {
+      this.history.record(record, this.catalogue);
+      this.catalogue.apply(record.changes);
+    }
     this.#recordCount += records.length;
     for (const { commit, record } of accepted) commit.resolve(record?.changes ?? []);
   }
@@ -210,7 +237,12 @@ export class Store {
     // Produced as the log writes them, never all at once. The catalogue cannot change meanwhile: this
     // runs as a job, and commits queued during its writes wait for it (reads go on).
     const catalogue = this.catalogue;
-    function* compacted(): Generator<LogRecord> {
+    const logFile = this.#logFile;
+    async function* compacted(): AsyncGenerator<LogRecord> {
+      // First the history getTimeline reads, as records replay skips, read from the old log as it is written.
+      if (logFile !== null)
+        for await (const record of historyRecords(logFile.fs.readChunks(logFile.path)))
+          yield { seq: ++count, ...record };
       for (const [urn, aspects] of catalogue.entities()) {
         const changes = [...aspects].map(([aspect, value]) => ({ urn, aspect, value }));
         yield { seq: ++count, time, actor: COMPACTION_ACTOR, op: 'compact', changes };

@@ -1,0 +1,128 @@
+// The change history of datasets' tracked aspects, per URN, answered from the log: built by reading the
+// log once, on the first question, then kept current by the store's commit path. It keeps no file of
+// its own and never changes the catalogue; the store tells it each record before applying it.
+
+import type { JsonValue } from '../aspects/json.ts';
+import type { AspectReader } from '../store/catalogue.ts';
+import type { LogRecord } from '../store/log-record.ts';
+import { isTracked, sameJson } from './change-events.ts';
+import { allChanges, candidateRecords, TrackedState, type TrackedChange } from './tracked-records.ts';
+
+/** What one log record changed in one entity's tracked aspects, with when and by whom. */
+export interface HistoryStep {
+  time: number;
+  actor: string;
+  changes: readonly TrackedChange[];
+}
+
+/** What a query may ask of the history: read only. */
+export interface HistoryReader {
+  /** The steps of `urn`, oldest first: at once when the index is built, else once the log has been read. */
+  steps(urn: string): readonly HistoryStep[] | Promise<readonly HistoryStep[]>;
+}
+
+/** How the index reads the log the first time it is asked. */
+export interface LogSource {
+  /**
+   * Opens the log as it stands between two commit batches and calls `atSnapshot` at that moment;
+   * every record applied later reaches the index through `record`.
+   */
+  snapshot(atSnapshot: () => void): Promise<AsyncIterable<Buffer>>;
+}
+
+type Mode = 'dormant' | 'building' | 'live';
+
+export class HistoryIndex implements HistoryReader {
+  readonly #source: LogSource | null;
+  #mode: Mode;
+  #byUrn = new Map<string, HistoryStep[]>();
+  // Steps of records applied while the log is being read: they follow everything the read finds.
+  #tail: [string, HistoryStep][] = [];
+  #building: Promise<void> | null = null;
+
+  /** With no source (a store in memory) the index follows every commit from the start. */
+  constructor(source: LogSource | null) {
+    this.#source = source;
+    this.#mode = source === null ? 'live' : 'dormant';
+  }
+
+  /** Whether the index has been built (or needs no build). */
+  get built(): boolean {
+    return this.#mode === 'live';
+  }
+
+  steps(urn: string): readonly HistoryStep[] | Promise<readonly HistoryStep[]> {
+    if (this.#mode === 'live') return this.#byUrn.get(urn) ?? [];
+    this.#building ??= this.#build().finally(() => {
+      this.#building = null;
+    });
+    return this.#building.then(() => this.#byUrn.get(urn) ?? []);
+  }
+
+  /**
+   * Notes the tracked changes of `record`, which is about to be applied to `current`. Costs nothing
+   * while the index is dormant: the record is in the log, which the build will read.
+   */
+  record(record: LogRecord, current: AspectReader): void {
+    if (this.#mode === 'dormant') return;
+    // A record may change the same aspect twice: the second replaces the first's value, not the catalogue's.
+    const written = new Map<string, JsonValue>();
+    const byUrn = new Map<string, TrackedChange[]>();
+    for (const { urn, aspect, value } of record.changes) {
+      if (!isTracked(urn, aspect)) continue;
+      const key = `${urn}\u0000${aspect}`;
+      const before = written.has(key) ? written.get(key) : current.aspect(urn, aspect);
+      written.set(key, value);
+      if (sameJson(before, value)) continue;
+      let changes = byUrn.get(urn);
+      if (changes === undefined) byUrn.set(urn, (changes = []));
+      changes.push({ urn, aspect, value, before: before ?? undefined });
+    }
+    for (const [urn, changes] of byUrn) {
+      const step = { time: record.time, actor: record.actor, changes };
+      if (this.#mode === 'building') this.#tail.push([urn, step]);
+      else add(this.#byUrn, urn, step);
+    }
+  }
+
+  /** Forgets everything: the catalogue was replaced whole (a store in memory only). */
+  clear(): void {
+    this.#byUrn = new Map();
+    this.#tail = [];
+  }
+
+  async #build(): Promise<void> {
+    const source = this.#source as LogSource;
+    try {
+      const chunks = await source.snapshot(() => {
+        this.#mode = 'building';
+      });
+      const built = new Map<string, HistoryStep[]>();
+      const state = new TrackedState();
+      for await (const record of candidateRecords(chunks)) {
+        const byUrn = new Map<string, TrackedChange[]>();
+        for (const change of state.step(allChanges(record))) {
+          const changes = byUrn.get(change.urn);
+          if (changes === undefined) byUrn.set(change.urn, [change]);
+          else changes.push(change);
+        }
+        for (const [urn, changes] of byUrn) add(built, urn, { time: record.time, actor: record.actor, changes });
+      }
+      for (const [urn, step] of this.#tail) add(built, urn, step);
+      this.#byUrn = built;
+      this.#mode = 'live';
+    } catch (error) {
+      // Asked again, it reads the log again.
+      this.#mode = 'dormant';
+      throw error;
+    } finally {
+      this.#tail = [];
+    }
+  }
+}
+
+function add(byUrn: Map<string, HistoryStep[]>, urn: string, step: HistoryStep): void {
+  const steps = byUrn.get(urn);
+  if (steps === undefined) byUrn.set(urn, [step]);
+  else steps.push(step);
+}

@@ -1,0 +1,73 @@
+// Reads the log's records that may change a tracked aspect (see change-events.ts), and follows the
+// tracked aspects' values through them: what the history index and compaction both need from the log.
+// It reads chunks it is given and parses only lines that can matter; it never writes.
+
+import type { JsonValue } from '../aspects/json.ts';
+import { decodeUtf8 } from '../store/log-lines.ts';
+import { parseLogRecord, type AspectChange, type LogRecord } from '../store/log-record.ts';
+import { isTracked, sameJson, TRACKED_ASPECTS } from './change-events.ts';
+
+const NEWLINE = 0x0a;
+// Records are written by JSON.stringify, so a change of a tracked aspect shows as exactly this text;
+// a line without any of these holds none and is not parsed at all.
+const NEEDLES = [...TRACKED_ASPECTS].map((aspect) => `"aspect":"${aspect}"`);
+
+/** A tracked change together with the value it replaces (undefined: the aspect was absent). */
+export interface TrackedChange extends AspectChange {
+  before: JsonValue | undefined;
+}
+
+/** Every change a record carries: its history (written by compaction, not replayed) and then its changes. */
+export function allChanges(record: LogRecord): readonly AspectChange[] {
+  return record.history === undefined ? record.changes : [...record.history, ...record.changes];
+}
+
+/**
+ * The records of the log in `chunks` that may hold tracked changes, in log order, a chunk's worth at a
+ * time (so a long log is read with turns of the event loop between chunks). A torn last line is skipped.
+ */
+export async function* candidateRecords(chunks: AsyncIterable<Buffer>): AsyncGenerator<LogRecord> {
+  let pending: Buffer[] = [];
+  for await (const chunk of chunks) {
+    const last = chunk.lastIndexOf(NEWLINE);
+    if (last === -1) {
+      pending.push(chunk);
+      continue;
+    }
+    const whole = chunk.subarray(0, last + 1);
+    const bytes = pending.length === 0 ? whole : Buffer.concat([...pending, whole]);
+    pending = last + 1 < chunk.length ? [chunk.subarray(last + 1)] : [];
+    // Replay read and accepted these lines when the store opened.
+    const text = decodeUtf8(bytes);
+    if (text === null) throw new Error('the log holds a line that is not valid UTF-8');
+    const found: LogRecord[] = [];
+    for (let start = 0, stop = text.indexOf('\n'); stop !== -1; start = stop + 1, stop = text.indexOf('\n', start)) {
+      const line = text.slice(start, stop);
+      if (!NEEDLES.some((needle) => line.includes(needle))) continue;
+      const record = parseLogRecord(line);
+      if (typeof record === 'string') throw new Error(`the log holds a line that is not a record: ${record}`);
+      found.push(record);
+    }
+    yield* found;
+  }
+}
+
+/** The current value of every tracked aspect, as the records read so far leave it. */
+export class TrackedState {
+  readonly #values = new Map<string, JsonValue>();
+
+  /** The record's tracked changes that change a value, each with the value it replaces; then applies them. */
+  step(changes: readonly AspectChange[]): TrackedChange[] {
+    const found: TrackedChange[] = [];
+    for (const { urn, aspect, value } of changes) {
+      if (!isTracked(urn, aspect)) continue;
+      const key = `${urn}\u0000${aspect}`;
+      const before = this.#values.get(key);
+      if (sameJson(before, value)) continue;
+      found.push({ urn, aspect, value, before });
+      if (value === null) this.#values.delete(key);
+      else this.#values.set(key, value);
+    }
+    return found;
+  }
+}
