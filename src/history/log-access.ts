@@ -4,7 +4,28 @@
 
 import type { LogFileSystem } from '../store/log-fs.ts';
 import type { LogRecord } from '../store/log-record.ts';
+import type { LogSource } from './history-index.ts';
 import { allChanges, candidateRecords, TrackedState } from './tracked-records.ts';
+
+/**
+ * The history index's way into the store's log at `path`: `between` runs a job between two commit
+ * batches, where `size()` is the end of the last record applied.
+ */
+export function logSource(
+  fs: LogFileSystem,
+  path: string,
+  size: () => number,
+  between: <T>(job: () => Promise<T>) => Promise<T>,
+): LogSource {
+  return {
+    snapshot: (atSnapshot) =>
+      between(async () => {
+        const chunks = await openLogAt(fs, path, size());
+        atSnapshot();
+        return chunks;
+      }),
+  };
+}
 
 /**
  * The log's first `end` bytes, with the file already open when this resolves: a compaction that renames

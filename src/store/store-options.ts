@@ -25,5 +25,8 @@ export type ChangeBuilder = (reader: AspectReader) => AspectChange[];
 export interface CompactionReport {
   bytesBefore: number;
   bytesAfter: number;
+  /** State records: one per entity. */
   records: number;
+  /** Records written before them that keep the change history (getTimeline); replay skips them. */
+  historyRecords: number;
 }

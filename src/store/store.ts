@@ -24,7 +24,7 @@ import { nodeLogFileSystem } from './node-log-fs.ts';
 import type { LogFileSystem } from './log-fs.ts';
 import type { LogRecord } from './log-record.ts';
 import { HistoryIndex } from '../history/history-index.ts';
-import { historyRecords, openLogAt } from '../history/log-access.ts';
+import { historyRecords, logSource } from '../history/log-access.ts';
 import { PARALLEL_REPLAY_MIN_BYTES, replayOnOneThread, type Replay, type Replayed } from './replay.ts';
 import type { ChangeBuilder, CompactionReport, StoreOptions } from './store-options.ts';
 
@@ -77,18 +77,8 @@ export class Store {
     this.catalogue = catalogue;
     this.#logFile = logFile;
     // Opened as a job, between two commit batches: the log then holds exactly the records applied so far.
-    this.history = new HistoryIndex(
-      logFile === null
-        ? null
-        : {
-            snapshot: (atSnapshot) =>
-              this.#commits.schedule(async () => {
-                const chunks = await openLogAt(logFile.fs, logFile.path, this.#log.size);
-                atSnapshot();
-                return chunks;
-              }),
-          },
-    );
+    const between = <T>(job: () => Promise<T>) => this.#commits.schedule(job);
+    this.history = new HistoryIndex(logFile && logSource(logFile.fs, logFile.path, () => this.#log.size, between));
     this.replayedInWorker = replayed.inWorker;
     this.#log = log;
     this.#warn = options.warn ?? (() => {});
@@ -234,15 +224,19 @@ export class Store {
     const bytesBefore = this.#log.size;
     const time = Date.now();
     let count = 0;
+    let history = 0;
     // Produced as the log writes them, never all at once. The catalogue cannot change meanwhile: this
     // runs as a job, and commits queued during its writes wait for it (reads go on).
     const catalogue = this.catalogue;
     const logFile = this.#logFile;
     async function* compacted(): AsyncGenerator<LogRecord> {
       // First the history getTimeline reads, as records replay skips, read from the old log as it is written.
-      if (logFile !== null)
-        for await (const record of historyRecords(logFile.fs.readChunks(logFile.path)))
+      if (logFile !== null) {
+        for await (const record of historyRecords(logFile.fs.readChunks(logFile.path))) {
+          history++;
           yield { seq: ++count, ...record };
+        }
+      }
       for (const [urn, aspects] of catalogue.entities()) {
         const changes = [...aspects].map(([aspect, value]) => ({ urn, aspect, value }));
         yield { seq: ++count, time, actor: COMPACTION_ACTOR, op: 'compact', changes };
@@ -265,7 +259,7 @@ export class Store {
       );
     }
     this.#afterRewrite(count);
-    return { bytesBefore, bytesAfter: this.#log.size, records: count };
+    return { bytesBefore, bytesAfter: this.#log.size, records: count - history, historyRecords: history };
   }
 
   #afterRewrite(records: number): void {

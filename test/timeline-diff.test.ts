@@ -1,0 +1,86 @@
+// The change events of tracked aspects, from their values before and after: what getTimeline lists.
+// Pure: src/history/change-events.ts alone, no store.
+
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+
+import type { JsonValue } from '../src/aspects/json.ts';
+import { changeEvents, sameJson, schemaFieldUrn } from '../src/history/change-events.ts';
+
+const ORDERS = 'urn:li:dataset:(urn:li:dataPlatform:postgres,shop.public.orders,PROD)';
+const PII = 'urn:li:tag:pii';
+
+const diff = suite('change events from aspect values');
+
+diff('tags added and removed, in tag urn order, for a dataset and for a column', () => {
+  const tags = (...urns: string[]) => ({ tags: urns.map((tag) => ({ tag })) });
+  const events = changeEvents(
+    ORDERS,
+    'globalTags',
+    tags('urn:li:tag:b', 'urn:li:tag:c'),
+    tags('urn:li:tag:a', 'urn:li:tag:b'),
+  );
+  assert.equal(
+    events.map(({ operation, modifier, category }) => [category, operation, modifier]),
+    [
+      ['TAG', 'ADD', 'urn:li:tag:a'],
+      ['TAG', 'REMOVE', 'urn:li:tag:c'],
+    ],
+  );
+  assert.equal(events[0]?.parameters, [
+    ['tagUrn', 'urn:li:tag:a'],
+    ['context', '{}'],
+    ['sourceDetails', '{}'],
+  ]);
+  const column = (globalTags: JsonValue): JsonValue => ({ editableSchemaFieldInfo: [{ fieldPath: 'id', globalTags }] });
+  const [added] = changeEvents(ORDERS, 'editableSchemaMetadata', undefined, column(tags(PII)));
+  assert.is(added?.urn, schemaFieldUrn(ORDERS, 'id'));
+  assert.equal(added?.parameters, [
+    ['fieldPath', 'id'],
+    ['parentUrn', schemaFieldUrn(ORDERS, 'id')],
+    ['tagUrn', PII],
+  ]);
+});
+
+diff('descriptions and links: added, modified, removed; the same value again is no change', () => {
+  const described = (description: string) => ({ description });
+  assert.equal(
+    changeEvents(ORDERS, 'editableDatasetProperties', described('a'), described('b')).map((e) => [
+      e.operation,
+      e.semVer,
+    ]),
+    [['MODIFY', 'MINOR']],
+  );
+  assert.equal(
+    changeEvents(ORDERS, 'editableDatasetProperties', described('a'), null).map((e) => e.operation),
+    ['REMOVE'],
+  );
+  assert.equal(changeEvents(ORDERS, 'editableDatasetProperties', described('a'), described('a')), []);
+  const links = (...elements: [string, string][]) => ({
+    elements: elements.map(([url, description]) => ({ url, description })),
+  });
+  assert.equal(
+    changeEvents(
+      ORDERS,
+      'institutionalMemory',
+      links(['https://a', 'A'], ['https://b', 'B']),
+      links(['https://b', 'B2'], ['https://c', 'C']),
+    ).map((e) => [e.operation, e.modifier, e.semVer]),
+    [
+      ['REMOVE', 'https://a', 'MINOR'],
+      ['MODIFY', 'https://b', 'PATCH'],
+      ['ADD', 'https://c', 'MINOR'],
+    ],
+  );
+  assert.equal(changeEvents(ORDERS, 'datasetProperties', undefined, described('x')), []);
+});
+
+diff('sameJson compares values, not key order', () => {
+  assert.ok(sameJson({ a: 1, b: [1, { c: null }] }, { b: [1, { c: null }], a: 1 }));
+  assert.not.ok(sameJson({ a: 1 }, { a: 1, b: 2 }));
+  assert.not.ok(sameJson([1, 2], [2, 1]));
+  assert.ok(sameJson(undefined, null));
+  assert.not.ok(sameJson(undefined, {}));
+});
+
+diff.run();
