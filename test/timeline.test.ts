@@ -212,8 +212,14 @@ inProcess(
 );
 
 inProcess('a store in memory replaced whole (the library reset) starts its history again', async ({ hub }) => {
-  await hub.store.resetTo([]);
-  assert.equal(await transactionsOf(hub, { urn: ORDERS }), []);
+  await hub.store.resetTo([{ urn: ORDERS, aspect: 'globalTags', value: { tags: [{ tag: PII }] } }]);
+  const [reset, ...rest] = await transactionsOf(hub, { urn: ORDERS });
+  assert.equal(rest, []);
+  assert.is(reset?.actor, ROOT);
+  assert.equal(
+    reset?.changes.map(({ operation, modifier }) => [operation, modifier]),
+    [['ADD', PII]],
+  );
 });
 
 inProcess.run();

@@ -11,6 +11,7 @@ const NEWLINE = 0x0a;
 // Records are written by JSON.stringify, so a change of a tracked aspect shows as exactly this text;
 // a line without any of these holds none and is not parsed at all.
 const NEEDLES = [...TRACKED_ASPECTS].map((aspect) => `"aspect":"${aspect}"`);
+const YIELD_EVERY_CHARS = 256 * 1024;
 
 /** A tracked change together with the value it replaces (undefined: the aspect was absent). */
 export interface TrackedChange extends AspectChange {
@@ -40,15 +41,20 @@ export async function* candidateRecords(chunks: AsyncIterable<Buffer>): AsyncGen
     // Replay read and accepted these lines when the store opened.
     const text = decodeUtf8(bytes);
     if (text === null) throw new Error('the log holds a line that is not valid UTF-8');
-    const found: LogRecord[] = [];
+    let parsed = 0;
     for (let start = 0, stop = text.indexOf('\n'); stop !== -1; start = stop + 1, stop = text.indexOf('\n', start)) {
       const line = text.slice(start, stop);
       if (!NEEDLES.some((needle) => line.includes(needle))) continue;
       const record = parseLogRecord(line);
       if (typeof record === 'string') throw new Error(`the log holds a line that is not a record: ${record}`);
-      found.push(record);
+      yield record;
+      // A read chunk of lines that all matter takes a good part of a second to parse: let requests in between.
+      parsed += line.length;
+      if (parsed > YIELD_EVERY_CHARS) {
+        parsed = 0;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     }
-    yield* found;
   }
 }
 

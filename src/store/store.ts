@@ -173,7 +173,12 @@ export class Store {
     }
     return this.#commits.schedule(async () => {
       this.catalogue.clear();
+      // The history starts again too, with the new state as one change by the root user.
       this.history.clear();
+      this.history.record(
+        { seq: 0, time: Date.now(), actor: COMPACTION_ACTOR, op: 'reset', changes: [...changes] },
+        this.catalogue,
+      );
       this.catalogue.apply(changes);
     });
   }
