@@ -277,6 +277,14 @@ restart('the same history after a restart, and after a compaction and a restart'
   } finally {
     await third.close();
   }
+  // Replayed on two threads, the history records change nothing either.
+  const twoThreads = await Store.open({ dataDir, parallelReplayBytes: 1 });
+  try {
+    assert.ok(twoThreads.replayedInWorker);
+    assert.equal(twoThreads.export(), state);
+  } finally {
+    await twoThreads.close();
+  }
 });
 
 restart('a history read while commits land counts each of them once', async () => {
