@@ -204,6 +204,7 @@ inProcess(
     const unknown = 'urn:li:dataset:(urn:li:dataPlatform:postgres,shop.public.nothing,PROD)';
     assert.equal(await transactionsOf(hub, { urn: unknown }), []);
     assert.equal(await ok(hub, GET_TIMELINE, { input: { urn: PII } }), { getTimeline: null });
+    assert.equal(await transactionsOf(hub, { urn: 'urn:li:glossaryTerm:Classification.PII' }), []);
     const reply = await hub.gql(GET_TIMELINE, { input: { urn: 'not-an-urn' } });
     assert.is(reply.json.errors?.[0]?.extensions?.code, 400, JSON.stringify(reply.json));
     assert.match(reply.json.errors[0].message, /not-an-urn/);

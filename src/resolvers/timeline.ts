@@ -19,14 +19,16 @@ interface GetTimelineResult {
 
 export const timelineQueries = {
   /**
-   * DataHub keeps timelines for datasets; for any other entity type its resolver answers null. A
-   * well-formed dataset urn minihub does not know has no changes.
+   * DataHub keeps timelines for datasets and glossary terms; for any other entity type its resolver
+   * answers null. minihub tracks datasets: a glossary term, or a dataset it does not know, has no changes.
    */
   getTimeline(
     { input }: { input: GetTimelineInput },
     { history }: QueryContext,
   ): GetTimelineResult | Promise<GetTimelineResult> | null {
-    if (parseUrn(input.urn).entityType !== 'dataset') return null;
+    const { entityType } = parseUrn(input.urn);
+    if (entityType === 'glossaryTerm') return { changeTransactions: [], skippedVersionCount: 0 };
+    if (entityType !== 'dataset') return null;
     parseDatasetUrn(input.urn);
     const categories = input.changeCategories ?? null;
     const answer = (steps: readonly HistoryStep[]): GetTimelineResult => ({
