@@ -127,6 +127,7 @@ const ORDER = [
   'smoke-tt-schemafield-remove-tag',
   'smoke-tt-schemafield-update-description',
   'smoke-tt-schemafield-description',
+  'smoke-timeline-get-timeline',
   'updateTag',
   'addTag',
   'addTags',
