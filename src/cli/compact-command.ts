@@ -18,8 +18,9 @@ export async function compactCommand(args: string[], env: NodeJS.ProcessEnv): Pr
   if (positionals.length > 0)
     throw new MinihubError('USAGE', `compact takes no arguments, got "${positionals.join(' ')}"`);
   const report = await withStore(dataDirOf(values.data, env), (store) => store.compact());
+  const history = report.historyRecords > 0 ? `, plus ${report.historyRecords} of change history` : '';
   process.stdout.write(
-    `compacted: ${report.bytesBefore} → ${report.bytesAfter} bytes, ${report.records} records (one per entity)\n`,
+    `compacted: ${report.bytesBefore} → ${report.bytesAfter} bytes, ${report.records} records (one per entity)${history}\n`,
   );
   return 0;
 }
