@@ -81,6 +81,23 @@ test('a field declared in the kept SDL is not given an empty answer', async () =
   assert.ok(result.errors?.[0]?.message.includes('Dataset.urn'), 'a missing kept non-null field still fails');
 });
 
+test('a cycle of non-null objects is answered level by level as asked, never built ahead', async () => {
+  const built = buildASTSchema(
+    concatAST([
+      parse(new Source('type Query { loop: Loop }', 'schema.graphql')),
+      parse(new Source('type Loop { next: Loop!, depth: Int! }', ABSENT_SDL_FILE)),
+    ]),
+  );
+  answerAbsentFieldsEmpty(built);
+  const result = await execute({
+    schema: built,
+    document: parse('{ loop { depth next { depth next { depth } } } }'),
+    rootValue: { loop: {} },
+  });
+  assert.equal(result.errors, undefined);
+  assert.equal(json(result.data), { loop: { depth: 0, next: { depth: 0, next: { depth: 0 } } } });
+});
+
 const UPDATE = parse('mutation u($input: DatasetUpdateInput!) { updateDataset(input: $input) }');
 const updateDataset = (input: Record<string, unknown>) =>
   execute({ schema: schema(), document: UPDATE, rootValue: { updateDataset: () => true }, variableValues: { input } });

@@ -45,12 +45,28 @@ const SMOKE_FIXTURE: JsonValue[] = [
   ...['a', 'b', 'c'].map((letter) =>
     mcp(`urn:li:container:batching_${letter}_${RUN_ID}`, 'containerProperties', { name: letter }),
   ),
-  ...[1, 2, 3].map((n) =>
-    mcp(`urn:li:dataset:(urn:li:dataPlatform:hive,batching_${RUN_ID}_${n},PROD)`, 'container', {
-      container: `urn:li:container:batching_b_${RUN_ID}`,
+  // As the batching smoke test ingests them: two datasets in a, three in b, none in c.
+  ...['a1', 'a2', 'b1', 'b2', 'b3'].map((name) =>
+    mcp(`urn:li:dataset:(urn:li:dataPlatform:hive,batching_${RUN_ID}_${name},PROD)`, 'container', {
+      container: `urn:li:container:batching_${name[0]}_${RUN_ID}`,
     }),
   ),
 ];
+
+// What the smoke tests assert of their answers, where they assert more than "no errors": path -> value.
+const EXPECTED: Record<string, Record<string, unknown>> = {
+  'smoke-container-entities-batched-counts': { 'a.entities.total': 2, 'b.entities.total': 3, 'c.entities.total': 0 },
+  'smoke-container-entities-direct': { 'container.entities.total': 3 },
+  'smoke-container-entities-filtered': { 'datasets.entities.total': 3, 'charts.entities.total': 0 },
+  'smoke-container-parent-of-dataset': { 'dataset.container.urn': SCHEMA },
+};
+
+/** The value at a dotted path of an answer, or undefined. */
+function at(data: unknown, path: string): unknown {
+  let value = data;
+  for (const key of path.split('.')) value = (value as Record<string, unknown> | null | undefined)?.[key];
+  return value;
+}
 
 // Variables for the web app's operations (their source passes them at run time), on the entities above.
 const WEB_APP_VARIABLES: Record<string, Record<string, unknown>> = {
@@ -192,6 +208,8 @@ if (available) {
       const reply = await hub.gql(document.text, variablesOf(document));
       assert.is(reply.json.errors, undefined, JSON.stringify(reply.json.errors)?.slice(0, 600));
       assert.ok(reply.json.data, 'the answer carries data');
+      for (const [path, value] of Object.entries(EXPECTED[name] ?? {}))
+        assert.equal(at(reply.json.data, path), value, path);
     });
   }
 }

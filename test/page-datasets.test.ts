@@ -135,13 +135,26 @@ pages('Container.entities pages through what the container holds, with the total
   assert.equal(containers.searchResults, [hit({ urn: LEAF, type: 'CONTAINER', properties: { name: 'leaf' } })]);
 });
 
-pages('Container.entities matches query against names, any case; "*" and filters change nothing', async ({ hub }) => {
+pages('Container.entities matches query against names, any case; "*" matches all', async ({ hub }) => {
   const found = await entities(hub, LEAF, { query: 'orders_ARCH' });
   assert.is(found.total, 1);
   assert.is(found.searchResults[0].entity.name, 'Orders_Archive');
-  const all = await entities(hub, LEAF, { query: '*', filters: [{ field: 'platform', values: ['x'] }] });
-  assert.is(all.total, 5);
+  assert.is((await entities(hub, LEAF, { query: '*' })).total, 5);
   assert.is((await entities(hub, LEAF, { query: 'no such name' })).total, 0);
+});
+
+pages("Container.entities filters on the entity type as DataHub's smoke test sends it", async ({ hub }) => {
+  const totalOf = async (urn: string, filter: Record<string, unknown>) =>
+    (await entities(hub, urn, { filters: [filter] })).total;
+  assert.is(await totalOf(LEAF, { field: '_entityType', values: ['DATASET'] }), 5);
+  assert.is(await totalOf(LEAF, { field: '_entityType', values: ['CHART'] }), 0);
+  assert.is(await totalOf(LEAF, { field: '_entityType', values: ['DATASET'], negated: true }), 0);
+  assert.is(await totalOf(ROOT, { field: 'entityType', value: 'CONTAINER', condition: 'IN' }), 1);
+  const refused = await hub.gql(ENTITIES, { urn: LEAF, input: { filters: [{ field: 'platform', values: ['x'] }] } });
+  assert.match(
+    refused.json.errors[0].message,
+    /cannot filter on "platform": a container's entities filter only on _entityType/,
+  );
 });
 
 pages('a dataset joining a container shows in its listing at once, cached answers or not', async ({ hub }) => {

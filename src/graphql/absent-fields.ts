@@ -95,28 +95,35 @@ function absentAware(
   const base = field.resolve ?? defaultFieldResolver;
   return (source, args, context, info) => {
     const value = base(source, args, context, info);
-    return value === undefined || value === null ? emptyOf(field.type, empties, 0) : value;
+    return value === undefined || value === null ? emptyOf(field.type, empties, new Set()) : value;
   };
 }
 
 /** The empty value of a type; null when nullable (what DataHub answers for a missing aspect). */
-function emptyOf(type: GraphQLOutputType, empties: Map<GraphQLObjectType, Empty>, depth: number): Empty {
+function emptyOf(
+  type: GraphQLOutputType,
+  empties: Map<GraphQLObjectType, Empty>,
+  visiting: Set<GraphQLObjectType>,
+): Empty {
   if (!(type instanceof GraphQLNonNull)) return null;
   const inner = type.ofType;
   if (inner instanceof GraphQLList) return [];
   if (inner instanceof GraphQLScalarType) return SCALAR_EMPTY[inner.name] ?? null;
-  // An object answers its own non-null fields empty; a cycle of non-null objects cannot be answered, so
-  // the depth bound leaves null there and graphql-js reports it.
-  if (inner instanceof GraphQLObjectType && depth < 8) {
+  // An object answers its own non-null fields empty. Along a cycle of non-null objects the type met again
+  // is left out; its resolver answers it, one level further, only if a query asks for it.
+  if (inner instanceof GraphQLObjectType && !visiting.has(inner)) {
     const known = empties.get(inner);
     if (known !== undefined) return known;
+    visiting.add(inner);
     const value: Record<string, Empty> = {};
     for (const field of Object.values(inner.getFields())) {
-      const empty = emptyOf(field.type, empties, depth + 1);
+      const empty = emptyOf(field.type, empties, visiting);
       if (empty !== null) value[field.name] = empty;
     }
+    visiting.delete(inner);
     const frozen = Object.freeze(value);
-    empties.set(inner, frozen);
+    // Only a value built with no type above it on the path is the same wherever the type is met.
+    if (visiting.size === 0) empties.set(inner, frozen);
     return frozen;
   }
   // Enums, interfaces and unions have no empty value: a non-null one stays null and fails visibly.
