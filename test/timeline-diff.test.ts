@@ -83,4 +83,18 @@ diff('sameJson compares values, not key order', () => {
   assert.not.ok(sameJson(undefined, {}));
 });
 
+diff('sameJson compares values nested far deeper than the call stack allows (no recursion)', () => {
+  const nested = (depth: number, leaf: JsonValue): JsonValue => {
+    let value = leaf;
+    for (let level = 0; level < depth; level++) value = level % 2 === 0 ? { x: [value], y: level } : [value, level];
+    return value;
+  };
+  assert.ok(sameJson(nested(3_000, 'leaf'), nested(3_000, 'leaf')));
+  assert.ok(sameJson(nested(200_000, 'leaf'), nested(200_000, 'leaf')));
+  assert.not.ok(sameJson(nested(200_000, 'leaf'), nested(200_000, 'other')));
+  assert.not.ok(sameJson(nested(3_000, 'leaf'), nested(3_001, 'leaf')));
+  assert.not.ok(sameJson({ a: [1, { b: 2 }] }, { a: [1, { b: 3 }] }));
+  assert.not.ok(sameJson({ a: [1] }, { a: { 0: 1 } }));
+});
+
 diff.run();

@@ -213,16 +213,31 @@ function columnsByPath(editable: JsonObject | null): Map<string, JsonObject> {
   return columns;
 }
 
-/** Whether two JSON values are equal: a change that writes the same value again is no change. */
+/**
+ * Whether two JSON values are equal: a change that writes the same value again is no change. A loop over
+ * pairs still to compare, not recursion: any depth the log can hold compares without exhausting the stack.
+ */
 export function sameJson(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
-  if (a === b) return true;
-  if (a === undefined || b === undefined || a === null || b === null) return (a ?? null) === (b ?? null);
-  if (typeof a !== 'object' || typeof b !== 'object') return false;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((item, index) => sameJson(item, b[index]));
+  const pending: [JsonValue | undefined, JsonValue | undefined][] = [[a, b]];
+  for (let pair = pending.pop(); pair !== undefined; pair = pending.pop()) {
+    const [x, y] = pair;
+    if (x === y) continue;
+    if (x === undefined || y === undefined || x === null || y === null) {
+      if ((x ?? null) !== (y ?? null)) return false;
+      continue;
+    }
+    if (typeof x !== 'object' || typeof y !== 'object') return false;
+    if (Array.isArray(x) || Array.isArray(y)) {
+      if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length) return false;
+      for (let index = 0; index < x.length; index++) pending.push([x[index], y[index]]);
+      continue;
+    }
+    const keys = Object.keys(x);
+    if (keys.length !== Object.keys(y).length) return false;
+    for (const key of keys) {
+      if (!Object.hasOwn(y, key)) return false;
+      pending.push([x[key], y[key]]);
+    }
   }
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  return keys.every((key) => key in b && sameJson(a[key], b[key]));
+  return true;
 }

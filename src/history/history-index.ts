@@ -39,6 +39,8 @@ export class HistoryIndex implements HistoryReader {
   // Steps of records applied while the log is being read: they follow everything the read finds.
   #tail: [string, HistoryStep][] = [];
   #building: Promise<void> | null = null;
+  // Set when noting a record failed during a build: the build's answer misses it, so it is not kept.
+  #stale = false;
 
   /** With no source (a store in memory) the index follows every commit from the start. */
   constructor(source: LogSource | null) {
@@ -61,10 +63,20 @@ export class HistoryIndex implements HistoryReader {
 
   /**
    * Notes the tracked changes of `record`, which is about to be applied to `current`. Costs nothing
-   * while the index is dormant: the record is in the log, which the build will read.
+   * while the index is dormant: the record is in the log, which the build will read. Never throws: the
+   * store calls it between the append and the apply, where a throw would leave the record durable but
+   * not applied. On a failure the index sets itself aside and reads the log again when next asked.
    */
   record(record: LogRecord, current: AspectReader): void {
     if (this.#mode === 'dormant') return;
+    try {
+      this.#note(record, current);
+    } catch {
+      this.#setAside();
+    }
+  }
+
+  #note(record: LogRecord, current: AspectReader): void {
     // A record may change the same aspect twice: the second replaces the first's value, not the catalogue's.
     const written = new Map<string, JsonValue>();
     const byUrn = new Map<string, TrackedChange[]>();
@@ -82,6 +94,16 @@ export class HistoryIndex implements HistoryReader {
       const step = { time: record.time, actor: record.actor, changes };
       if (this.#mode === 'building') this.#tail.push([urn, step]);
       else add(this.#byUrn, urn, step);
+    }
+  }
+
+  // A store in memory has no log to read again: its history just misses the record that failed.
+  #setAside(): void {
+    if (this.#source === null) return;
+    if (this.#mode === 'building') this.#stale = true;
+    else {
+      this.#mode = 'dormant';
+      this.#byUrn = new Map();
     }
   }
 
@@ -110,13 +132,15 @@ export class HistoryIndex implements HistoryReader {
       }
       for (const [urn, step] of this.#tail) add(built, urn, step);
       this.#byUrn = built;
-      this.#mode = 'live';
+      // Those waiting get this answer; the next question reads the log again.
+      this.#mode = this.#stale ? 'dormant' : 'live';
     } catch (error) {
       // Asked again, it reads the log again.
       this.#mode = 'dormant';
       throw error;
     } finally {
       this.#tail = [];
+      this.#stale = false;
     }
   }
 }
