@@ -102,6 +102,8 @@ failure('in memory, a failing history leaves a reset store whole', async () => {
       aspect(): JsonValue | undefined {
         throw new Error('unreadable');
       },
+      exists: () => true,
+      contained: () => new Set<string>(),
     };
     index.record(
       { seq: 1, time: 1, actor: ROOT, op: 'x', changes: [{ urn: ORDERS, aspect: 'globalTags', value: {} }] },
