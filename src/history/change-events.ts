@@ -190,18 +190,24 @@ function linksByUrl(memory: JsonObject | null): Map<string, string> {
 function columnEvents(urn: string, before: JsonObject | null, after: JsonObject | null): ChangeEvent[] {
   const had = columnsByPath(before);
   const has = columnsByPath(after);
-  const events: ChangeEvent[] = [];
-  for (const fieldPath of [...new Set([...had.keys(), ...has.keys()])].sort()) {
+  // Diffed in any order and only the changed columns sorted: a wide table's edit usually changes one.
+  const changed: [fieldPath: string, events: ChangeEvent[]][] = [];
+  for (const fieldPath of new Set([...had.keys(), ...has.keys()])) {
     const old = had.get(fieldPath) ?? null;
     const now = has.get(fieldPath) ?? null;
-    if (old === now) continue;
+    const [oldText, newText] = [str(old, 'description'), str(now, 'description')];
+    const [oldTags, newTags] = [obj(old, 'globalTags'), obj(now, 'globalTags')];
+    // The common case, a column left as it was, costs two reads and no events built.
+    if (oldText === newText && sameJson(oldTags, newTags)) continue;
     const column = schemaFieldUrn(urn, fieldPath);
-    events.push(
-      ...descriptionEvents(column, fieldPath, urn, str(old, 'description'), str(now, 'description'), 'PATCH'),
-      ...tagEvents(column, fieldPath, urn, obj(old, 'globalTags'), obj(now, 'globalTags')),
-    );
+    const events = [
+      ...descriptionEvents(column, fieldPath, urn, oldText, newText, 'PATCH'),
+      ...tagEvents(column, fieldPath, urn, oldTags, newTags),
+    ];
+    if (events.length > 0) changed.push([fieldPath, events]);
   }
-  return events;
+  changed.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return changed.flatMap(([, events]) => events);
 }
 
 function columnsByPath(editable: JsonObject | null): Map<string, JsonObject> {
