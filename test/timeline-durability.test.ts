@@ -8,7 +8,10 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
+import type { HistoryStep } from '../src/history/history-index.ts';
+import type { LogFileSystem } from '../src/store/log-fs.ts';
 import type { LogRecord } from '../src/store/log-record.ts';
+import { nodeLogFileSystem } from '../src/store/node-log-fs.ts';
 import { Store } from '../src/store/store.ts';
 import {
   assertThreeEdits,
@@ -82,31 +85,85 @@ restart('the same history after a restart, and after a compaction and a restart'
   }
 });
 
-restart('a history read while commits land counts each of them once', async () => {
+/**
+ * The log file system, except that the first ranged read (the history's build) comes in pieces of 256
+ * bytes and stops after the first until `release()`: the test decides what lands while the build reads.
+ */
+function pausedBuildRead(): { fs: LogFileSystem; reading: Promise<void>; release: () => void } {
+  let started = () => {};
+  let release = () => {};
+  const reading = new Promise<void>((resolve) => (started = resolve));
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let paused = false;
+  const fs: LogFileSystem = {
+    ...nodeLogFileSystem,
+    readChunks(path, range) {
+      const chunks = nodeLogFileSystem.readChunks(path, range);
+      if (paused || range?.end === undefined) return chunks;
+      paused = true;
+      return (async function* () {
+        for await (const chunk of chunks) {
+          for (let start = 0; start < chunk.length; start += 256) {
+            yield chunk.subarray(start, start + 256);
+            if (start === 0) {
+              started();
+              await released;
+            }
+          }
+        }
+      })();
+    },
+  };
+  return { fs, reading, release };
+}
+
+restart('a history read while commits and a compaction land counts each commit once', async () => {
   const dataDir = tempDataDir();
   const first = await startTestServer({ dataDir, seed: [SAMPLE, ...USERS] });
   const span = await threeEdits(first, await first.createToken('erin'));
   await first.close();
-  const store = await Store.open({ dataDir });
+  const paused = pausedBuildRead();
+  const store = await Store.open({ dataDir, fileSystem: paused.fs });
+  const describe = (description: string) =>
+    store.commit('updateDataset', ROOT, () => [
+      { urn: ORDERS, aspect: 'editableDatasetProperties', value: { description } },
+    ]);
+  let read: readonly HistoryStep[];
   try {
-    const descriptions = ['first', 'second', 'third'];
-    const commits = descriptions.map((description) =>
-      store.commit('updateDataset', ROOT, () => [
-        { urn: ORDERS, aspect: 'editableDatasetProperties', value: { description } },
-      ]),
-    );
     const steps = store.history.steps(ORDERS);
-    await Promise.all(commits);
-    const read = await steps;
+    // The build has taken its snapshot of the log and read its first bytes; everything below lands after.
+    await paused.reading;
+    await describe('first');
+    await describe('second');
+    const report = await store.compact();
+    assert.ok(report.historyRecords >= 5, `${report.historyRecords} history records`);
+    await describe('third');
+    assert.is(store.history.built, false, 'the build is still reading');
+    paused.release();
+    read = await steps;
     assert.is(read.length, 6, 'three edits, then three commits');
     assert.ok(span.from <= (read[0]?.time ?? 0));
     assert.equal(
       read.slice(3).map(({ changes }) => changes.map(({ value }) => value)),
-      descriptions.map((description) => [{ description }]),
+      ['first', 'second', 'third'].map((description) => [{ description }]),
     );
+    assert.ok(store.history.built);
+    assert.equal(store.history.steps(ORDERS), read);
   } finally {
+    paused.release();
     await store.close();
   }
+  // Read again from the compacted log, the history is the same.
+  const reopened = await Store.open({ dataDir });
+  try {
+    assert.equal(shape(await reopened.history.steps(ORDERS)), shape(read));
+  } finally {
+    await reopened.close();
+  }
 });
+
+function shape(steps: readonly HistoryStep[]): unknown[] {
+  return steps.map(({ time, actor, changes }) => [time, actor, changes.map(({ aspect, value }) => [aspect, value])]);
+}
 
 restart.run();
