@@ -1,11 +1,12 @@
 // The change events of tracked aspects, from their values before and after: what getTimeline lists.
-// Pure: src/history/change-events.ts alone, no store.
+// And how a record's changes are followed (tracked-records.ts). Pure: no store.
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
 import type { JsonValue } from '../src/aspects/json.ts';
 import { changeEvents, sameJson, schemaFieldUrn } from '../src/history/change-events.ts';
+import { groupByUrn, TrackedState } from '../src/history/tracked-records.ts';
 
 const ORDERS = 'urn:li:dataset:(urn:li:dataPlatform:postgres,shop.public.orders,PROD)';
 const PII = 'urn:li:tag:pii';
@@ -95,6 +96,34 @@ diff('sameJson compares values nested far deeper than the call stack allows (no 
   assert.not.ok(sameJson(nested(3_000, 'leaf'), nested(3_001, 'leaf')));
   assert.not.ok(sameJson({ a: [1, { b: 2 }] }, { a: [1, { b: 3 }] }));
   assert.not.ok(sameJson({ a: [1] }, { a: { 0: 1 } }));
+});
+
+diff('the changes of a record follow each other, then the fallback: a removal is not answered by the catalogue', () => {
+  const OTHER = 'urn:li:dataset:(urn:li:dataPlatform:postgres,shop.public.other,PROD)';
+  const catalogue: Record<string, JsonValue> = { [`${ORDERS} globalTags`]: { tags: [] } };
+  const state = new TrackedState((urn, aspect) => catalogue[`${urn} ${aspect}`]);
+  const changes = state.step([
+    { urn: ORDERS, aspect: 'globalTags', value: { tags: [] } },
+    { urn: ORDERS, aspect: 'globalTags', value: null },
+    { urn: OTHER, aspect: 'globalTags', value: { tags: [{ tag: PII }] } },
+    { urn: ORDERS, aspect: 'globalTags', value: { tags: [] } },
+    { urn: ORDERS, aspect: 'datasetProperties', value: { name: 'untracked' } },
+  ]);
+  assert.equal(
+    changes.map(({ urn, value, before }) => [urn === ORDERS, value, before]),
+    [
+      [true, null, { tags: [] }],
+      [false, { tags: [{ tag: PII }] }, undefined],
+      [true, { tags: [] }, undefined],
+    ],
+  );
+  assert.equal(
+    [...groupByUrn(changes)].map(([urn, group]) => [urn, group.length]),
+    [
+      [ORDERS, 2],
+      [OTHER, 1],
+    ],
+  );
 });
 
 diff.run();

@@ -2,11 +2,9 @@
 // log once, on the first question, then kept current by the store's commit path. It keeps no file of
 // its own and never changes the catalogue; the store tells it each record before applying it.
 
-import type { JsonValue } from '../aspects/json.ts';
 import type { AspectReader } from '../store/catalogue.ts';
 import type { LogRecord } from '../store/log-record.ts';
-import { isTracked, sameJson } from './change-events.ts';
-import { allChanges, candidateRecords, TrackedState, type TrackedChange } from './tracked-records.ts';
+import { allChanges, candidateRecords, groupByUrn, TrackedState, type TrackedChange } from './tracked-records.ts';
 
 /** What one log record changed in one entity's tracked aspects, with when and by whom. */
 export interface HistoryStep {
@@ -78,20 +76,9 @@ export class HistoryIndex implements HistoryReader {
 
   #note(record: LogRecord, current: AspectReader): void {
     // A record may change the same aspect twice: the second replaces the first's value, not the catalogue's.
-    const written = new Map<string, JsonValue>();
-    const byUrn = new Map<string, TrackedChange[]>();
-    for (const { urn, aspect, value } of record.changes) {
-      if (!isTracked(urn, aspect)) continue;
-      const key = `${urn}\u0000${aspect}`;
-      const before = written.has(key) ? written.get(key) : current.aspect(urn, aspect);
-      written.set(key, value);
-      if (sameJson(before, value)) continue;
-      let changes = byUrn.get(urn);
-      if (changes === undefined) byUrn.set(urn, (changes = []));
-      changes.push({ urn, aspect, value, before: before ?? undefined });
-    }
-    for (const [urn, changes] of byUrn) {
-      const step = { time: record.time, actor: record.actor, changes };
+    const changes = new TrackedState((urn, aspect) => current.aspect(urn, aspect)).step(record.changes);
+    for (const [urn, grouped] of groupByUrn(changes)) {
+      const step = { time: record.time, actor: record.actor, changes: grouped };
       if (this.#mode === 'building') this.#tail.push([urn, step]);
       else add(this.#byUrn, urn, step);
     }
@@ -122,13 +109,9 @@ export class HistoryIndex implements HistoryReader {
       const built = new Map<string, HistoryStep[]>();
       const state = new TrackedState();
       for await (const record of candidateRecords(chunks)) {
-        const byUrn = new Map<string, TrackedChange[]>();
-        for (const change of state.step(allChanges(record))) {
-          const changes = byUrn.get(change.urn);
-          if (changes === undefined) byUrn.set(change.urn, [change]);
-          else changes.push(change);
+        for (const [urn, changes] of groupByUrn(state.step(allChanges(record)))) {
+          add(built, urn, { time: record.time, actor: record.actor, changes });
         }
-        for (const [urn, changes] of byUrn) add(built, urn, { time: record.time, actor: record.actor, changes });
       }
       for (const [urn, step] of this.#tail) add(built, urn, step);
       this.#byUrn = built;

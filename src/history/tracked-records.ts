@@ -58,22 +58,44 @@ export async function* candidateRecords(chunks: AsyncIterable<Buffer>): AsyncGen
   }
 }
 
-/** The current value of every tracked aspect, as the records read so far leave it. */
-export class TrackedState {
-  readonly #values = new Map<string, JsonValue>();
+/** Where a TrackedState finds the value of an aspect no change it was given has written. */
+export type ValueBefore = (urn: string, aspect: string) => JsonValue | undefined;
 
-  /** The record's tracked changes that change a value, each with the value it replaces; then applies them. */
+/**
+ * The current value of every tracked aspect, as the changes given so far leave it; an aspect they have
+ * not written is looked up in `fallback` (the catalogue before a record), or absent when there is none.
+ */
+export class TrackedState {
+  // null: removed by a change given, which the fallback must not answer for.
+  readonly #values = new Map<string, JsonValue>();
+  readonly #fallback: ValueBefore;
+
+  constructor(fallback: ValueBefore = () => undefined) {
+    this.#fallback = fallback;
+  }
+
+  /** The changes that change a tracked value, each with the value it replaces; then applies them. */
   step(changes: readonly AspectChange[]): TrackedChange[] {
     const found: TrackedChange[] = [];
     for (const { urn, aspect, value } of changes) {
       if (!isTracked(urn, aspect)) continue;
       const key = `${urn}\u0000${aspect}`;
-      const before = this.#values.get(key);
+      const before = this.#values.has(key) ? this.#values.get(key) : this.#fallback(urn, aspect);
       if (sameJson(before, value)) continue;
-      found.push({ urn, aspect, value, before });
-      if (value === null) this.#values.delete(key);
-      else this.#values.set(key, value);
+      found.push({ urn, aspect, value, before: before ?? undefined });
+      this.#values.set(key, value);
     }
     return found;
   }
+}
+
+/** `changes` by the entity they change, in first-seen order. */
+export function groupByUrn(changes: readonly TrackedChange[]): Map<string, TrackedChange[]> {
+  const byUrn = new Map<string, TrackedChange[]>();
+  for (const change of changes) {
+    const group = byUrn.get(change.urn);
+    if (group === undefined) byUrn.set(change.urn, [change]);
+    else group.push(change);
+  }
+  return byUrn;
 }
