@@ -21,7 +21,9 @@ const ABSENT = `
     exists: Boolean!
     runs: [String!]!
     note: String
+    related: Related
   }
+  type Related { total: Int, start: Int, items: [String!]!, note: String }
   type Incidents { start: Int! count: Int! total: Long! incidents: [String!]! cursor: String }
   type Health { status: String! }
   scalar Long
@@ -43,7 +45,7 @@ function schema() {
 }
 
 const QUERY = parse(
-  '{ dataset { urn health { status } incidents { start count total incidents cursor } exists runs note } }',
+  '{ dataset { urn health { status } incidents { start count total incidents cursor } exists runs note related { total start items note } } }',
 );
 
 test('a field the source lacks answers null when nullable and empty when not', async () => {
@@ -57,6 +59,8 @@ test('a field the source lacks answers null when nullable and empty when not', a
       exists: false,
       runs: [],
       note: null,
+      // A paged result (it has a total) is an empty page even where nullable, as DataHub answers none.
+      related: { total: 0, start: 0, items: [], note: null },
     },
   });
 });

@@ -126,6 +126,7 @@ const ORDER = [
   'smoke-me',
   'smoke-corpuser-info',
   'smoke-corpuser-properties',
+  'smoke-corpuser-group-relationships',
   'smoke-container-full',
   'smoke-container-parent-of-dataset',
   'smoke-container-entities-batched-counts',

@@ -93,10 +93,33 @@ function absentAware(
   empties: Map<GraphQLObjectType, Empty>,
 ): GraphQLFieldResolver<unknown, unknown> {
   const base = field.resolve ?? defaultFieldResolver;
+  const page = emptyPage(field.type, empties);
   return (source, args, context, info) => {
     const value = base(source, args, context, info);
-    return value === undefined || value === null ? emptyOf(field.type, empties, new Set()) : value;
+    if (value !== undefined && value !== null) return value;
+    return page ?? emptyOf(field.type, empties, new Set());
   };
+}
+
+/**
+ * A paged result (an object type with a `total`: relationships, lineage, runs, assertions...) is never
+ * null in DataHub, nullable or not: an entity with none answers an empty page, counts 0 and lists [].
+ */
+function emptyPage(type: GraphQLOutputType, empties: Map<GraphQLObjectType, Empty>): Empty | undefined {
+  const named = type instanceof GraphQLNonNull ? type.ofType : type;
+  if (!(named instanceof GraphQLObjectType) || !('total' in named.getFields())) return undefined;
+  const value: Record<string, Empty> = {};
+  for (const field of Object.values(named.getFields())) {
+    const inner = field.type instanceof GraphQLNonNull ? field.type.ofType : field.type;
+    if (inner instanceof GraphQLList) value[field.name] = [];
+    else if (inner instanceof GraphQLScalarType && (inner.name === 'Int' || inner.name === 'Long'))
+      value[field.name] = 0;
+    else {
+      const empty = emptyOf(field.type, empties, new Set());
+      if (empty !== null) value[field.name] = empty;
+    }
+  }
+  return Object.freeze(value);
 }
 
 /** The empty value of a type; null when nullable (what DataHub answers for a missing aspect). */
