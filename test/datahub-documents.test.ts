@@ -112,6 +112,7 @@ const WEB_APP_VARIABLES: Record<string, Record<string, unknown>> = {
     },
   },
   setTagColor: { urn: TEST_TAG, colorHex: '#0077b6' },
+  getTimeline: { input: { urn: HIVE, changeCategories: ['DOCUMENTATION', 'TAG'] } },
 };
 
 // Every document, in the order sent: reads first, then each mutation before what reads its effect.
@@ -145,6 +146,7 @@ const ORDER = [
   'smoke-tt-schemafield-update-description',
   'smoke-tt-schemafield-description',
   'smoke-timeline-get-timeline',
+  'getTimeline',
   'updateTag',
   'addTag',
   'addTags',
