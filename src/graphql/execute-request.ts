@@ -20,6 +20,7 @@ import { rootValue } from '../resolvers/root.ts';
 import type { MutationContext, QueryContext } from '../resolvers/context.ts';
 import type { AspectReader, Catalogue } from '../store/catalogue.ts';
 import type { JsonObject } from '../aspects/json.ts';
+import { searchIndexOf } from '../search/search-index.ts';
 import { costRule } from './cost-rule.ts';
 import { DocumentCache } from './document-cache.ts';
 import { formatError, type ErrorEntry, type ErrorPhase } from './format-error.ts';
@@ -169,7 +170,14 @@ export class GraphQLExecutor<Recorder extends AspectReader = AspectReader, Seen 
     const contextValue: QueryContext | MutationContext =
       chosen?.operation === 'mutation'
         ? context
-        : { reader: recorder ?? catalogue, history: store.history, tokens, actor, limits };
+        : {
+            reader: recorder ?? catalogue,
+            history: store.history,
+            search: searchIndexOf(store),
+            tokens,
+            actor,
+            limits,
+          };
     const pending = execute({
       schema: this.#schema,
       document,

@@ -4,6 +4,7 @@
 import type { TokenService } from '../auth/tokens.ts';
 import type { Limits } from '../limits.ts';
 import type { HistoryReader } from '../history/history-index.ts';
+import type { SearchSource } from '../search/search-index.ts';
 import type { AspectReader } from '../store/catalogue.ts';
 import type { Store } from '../store/store.ts';
 
@@ -19,6 +20,8 @@ export interface QueryContext extends BaseContext {
   reader: AspectReader;
   /** The change history (getTimeline), read only. */
   history: HistoryReader;
+  /** The search index, current as of the last write once built. */
+  search: SearchSource;
 }
 
 /** A mutation's context: the store, whose commit() is the only way a change lands. */

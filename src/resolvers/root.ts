@@ -3,6 +3,7 @@
 import { accessTokenMutations, accessTokenQueries } from './access-tokens.ts';
 import { mutations } from './mutations.ts';
 import { queries } from './queries.ts';
+import { searchQueries } from './search.ts';
 import { tagManageMutations } from './tag-manage.ts';
 import { tagMutations } from './tag-mutations.ts';
 import { timelineQueries } from './timeline.ts';
@@ -12,6 +13,7 @@ export const rootValue: Record<string, unknown> = {
   ...queries,
   ...accessTokenQueries,
   ...timelineQueries,
+  ...searchQueries,
   ...mutations,
   ...tagMutations,
   ...tagManageMutations,

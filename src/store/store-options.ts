@@ -30,3 +30,6 @@ export interface CompactionReport {
   /** Records written before them that keep the change history (getTimeline); replay skips them. */
   historyRecords: number;
 }
+
+/** Told, synchronously, of each record's changes once applied, or (reset) that they replaced the catalogue. */
+export type AppliedListener = (changes: readonly AspectChange[], reset: boolean) => void;

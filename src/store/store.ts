@@ -26,9 +26,9 @@ import type { LogRecord } from './log-record.ts';
 import { HistoryIndex } from '../history/history-index.ts';
 import { historyRecords, logSource } from '../history/log-access.ts';
 import { PARALLEL_REPLAY_MIN_BYTES, replayOnOneThread, type Replay, type Replayed } from './replay.ts';
-import type { ChangeBuilder, CompactionReport, StoreOptions } from './store-options.ts';
+import type { AppliedListener, ChangeBuilder, CompactionReport, StoreOptions } from './store-options.ts';
 
-export type { ChangeBuilder, CompactionReport, StoreOptions } from './store-options.ts';
+export type { AppliedListener, ChangeBuilder, CompactionReport, StoreOptions } from './store-options.ts';
 
 /** Compact automatically once the log is this many times the size of the live state… */
 export const COMPACT_RATIO = 4;
@@ -72,6 +72,7 @@ export class Store {
   readonly #logFile: OpenedStore['logFile'];
   // The log size at which to measure the live state again and maybe compact.
   #nextCompactionCheck = COMPACT_MIN_BYTES;
+  readonly #appliedListeners = new Set<AppliedListener>();
 
   private constructor({ catalogue, log, replayed, options, logFile }: OpenedStore) {
     this.catalogue = catalogue;
@@ -148,6 +149,12 @@ export class Store {
     return this.#commits.commit(op, actor, build);
   }
 
+  /** Tells `listener` of every change applied from now on (indexes that follow the catalogue); returns its stop. */
+  onApplied(listener: AppliedListener): () => void {
+    this.#appliedListeners.add(listener);
+    return () => this.#appliedListeners.delete(listener);
+  }
+
   /** Rewrites the log as the current state, one record per entity, between two commit batches. */
   compact(): Promise<CompactionReport> {
     return this.#commits.schedule(() => this.#runCompaction());
@@ -180,6 +187,7 @@ export class Store {
         this.catalogue,
       );
       this.catalogue.apply(changes);
+      for (const listener of this.#appliedListeners) listener(changes, true);
     });
   }
 
@@ -220,6 +228,7 @@ export class Store {
     for (const record of records) {
       this.history.record(record, this.catalogue);
       this.catalogue.apply(record.changes);
+      for (const listener of this.#appliedListeners) listener(record.changes, false);
     }
     this.#recordCount += records.length;
     for (const { commit, record } of accepted) commit.resolve(record?.changes ?? []);

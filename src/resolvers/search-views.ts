@@ -1,0 +1,67 @@
+// The entity views search answers with: one per searched entity type, and the entities a facet value
+// names (a platform, a tag, a container, an owner) with their display names. Reads only through a reader.
+
+import type { AspectReader } from '../store/catalogue.ts';
+import { aspectObject, str, urnId } from '../aspects/read.ts';
+import { parseDatasetUrn } from '../urn.ts';
+import { ContainerView } from './views/container.ts';
+import { DatasetView } from './views/dataset.ts';
+import { entityTypeOf, type EntityView } from './views/entity-registry.ts';
+import { DataPlatformView } from './views/platform.ts';
+import { CorpGroupView, CorpUserView } from './views/shared.ts';
+import { TagView } from './views/tag.ts';
+
+/** DataPlatform and Tag as Entity: graphql-js picks the interface's type by __typename. */
+class PlatformEntity extends DataPlatformView {
+  readonly __typename = 'DataPlatform';
+}
+
+class TagEntity extends TagView {
+  readonly __typename = 'Tag';
+}
+
+/** The view of a searched entity, or of an entity a facet names; null for a type minihub has no view of. */
+export function searchedEntity(reader: AspectReader, urn: string): EntityView | null {
+  switch (entityTypeOf(urn)) {
+    case 'dataset':
+      try {
+        return new DatasetView(reader, urn, parseDatasetUrn(urn));
+      } catch {
+        return null;
+      }
+    case 'container':
+      return new ContainerView(reader, urn);
+    case 'tag':
+      return new TagEntity(reader, urn);
+    case 'corpuser':
+      return new CorpUserView(reader, urn);
+    case 'corpGroup':
+      return new CorpGroupView(reader, urn);
+    case 'dataPlatform':
+      return new PlatformEntity(reader, urn);
+    default:
+      return null;
+  }
+}
+
+/** The name a facet shows for `value`: the platform's, tag's, container's or owner's name; null for others. */
+export function facetDisplayName(reader: AspectReader, field: string, value: string): string | null {
+  const aspect = (name: string) => aspectObject(reader, value, name);
+  switch (field) {
+    case 'platform':
+      return str(aspect('dataPlatformInfo'), 'displayName') ?? urnId(value);
+    case 'tags':
+      return str(aspect('tagProperties'), 'name') ?? urnId(value);
+    case 'container':
+      return str(aspect('containerProperties'), 'name') ?? urnId(value);
+    case 'owners':
+      return (
+        str(aspect('corpUserEditableInfo'), 'displayName') ??
+        str(aspect('corpUserInfo'), 'displayName') ??
+        str(aspect('corpGroupInfo'), 'displayName') ??
+        urnId(value)
+      );
+    default:
+      return null;
+  }
+}

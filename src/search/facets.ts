@@ -1,0 +1,56 @@
+// DataHub's facets over a search's matches: per facet field, how many matches hold each value. Counted
+// over every match after all filters (a facet's own filter included, as DataHub's aggregations run on the
+// filtered query), with each filtered-on value listed even at count 0 as DataHub adds it back.
+
+import type { FacetValues } from './documents.ts';
+import type { Match } from './query.ts';
+
+/** The facet fields answered, with DataHub's display names. */
+export const FACET_FIELDS: readonly {
+  field: string;
+  displayName: string;
+  values: (facets: FacetValues) => readonly string[];
+}[] = [
+  { field: '_entityType', displayName: 'Type', values: (facets) => [facets.entityType] },
+  {
+    field: 'platform',
+    displayName: 'Platform',
+    values: (facets) => (facets.platform === null ? [] : [facets.platform]),
+  },
+  { field: 'origin', displayName: 'Environment', values: (facets) => (facets.origin === null ? [] : [facets.origin]) },
+  {
+    field: 'container',
+    displayName: 'Container',
+    values: (facets) => (facets.container === null ? [] : [facets.container]),
+  },
+  { field: 'tags', displayName: 'Tag', values: (facets) => facets.tags },
+  { field: 'owners', displayName: 'Owned By', values: (facets) => facets.owners },
+];
+
+/** DataHub's default for searchFlags.maxAggValues. */
+export const DEFAULT_MAX_AGG_VALUES = 20;
+
+export interface Facet {
+  field: string;
+  displayName: string;
+  aggregations: { value: string; count: number }[];
+}
+
+/** The facets of `matches`, most frequent value first (ties by value), at most `maxValues` each. */
+export function facetsOf(
+  matches: readonly Match[],
+  selected: ReadonlyMap<string, readonly string[]>,
+  maxValues: number,
+): Facet[] {
+  return FACET_FIELDS.map(({ field, displayName, values }) => {
+    const counts = new Map<string, number>();
+    for (const match of matches)
+      for (const value of values(match.facets)) counts.set(value, (counts.get(value) ?? 0) + 1);
+    for (const value of selected.get(field) ?? []) if (!counts.has(value)) counts.set(value, 0);
+    const aggregations = [...counts]
+      .map(([value, count]) => ({ value, count }))
+      .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
+      .slice(0, Math.max(0, maxValues));
+    return { field, displayName, aggregations };
+  });
+}

@@ -1,0 +1,121 @@
+// DataHub's search filters: orFilters (an OR of AND lists of FacetFilterInput) or the deprecated
+// `filters` (one AND list), checked once into predicates over an entity's facet values. An unknown field
+// or an operator minihub does not apply is a 400 naming it, never a silent empty result.
+
+import { badRequest, shown } from '../errors.ts';
+import { SEARCHED_TYPES, type FacetValues } from './documents.ts';
+
+/** DataHub's FacetFilterInput. */
+export interface FacetFilterInput {
+  field: string;
+  value?: string | null;
+  values?: readonly string[] | null;
+  negated?: boolean | null;
+  condition?: string | null;
+}
+
+export interface AndFilterInput {
+  and?: readonly FacetFilterInput[] | null;
+}
+
+/** One entity, as filters see it. */
+export interface Candidate {
+  urn: string;
+  facets: FacetValues;
+}
+
+type Predicate = (candidate: Candidate) => boolean;
+
+/** A checked filter: OR of ANDs, plus which fields and values it names (facets keep those values). */
+export interface SearchFilter {
+  matches: Predicate;
+  /** Whether a clause names `removed`: then soft-deleted entities are not left out by default. */
+  namesRemoved: boolean;
+  /** Facet field → the values filtered on (non-negated), so the facet lists them even at count 0. */
+  selected: ReadonlyMap<string, readonly string[]>;
+}
+
+/** The filter fields minihub answers, each reading its values off an entity. */
+const FIELDS: Record<string, (candidate: Candidate) => readonly string[]> = {
+  platform: ({ facets }) => (facets.platform === null ? [] : [facets.platform]),
+  origin: ({ facets }) => (facets.origin === null ? [] : [facets.origin]),
+  _entityType: ({ facets }) => [facets.entityType],
+  typeNames: ({ facets }) => facets.typeNames,
+  tags: ({ facets }) => facets.tags,
+  container: ({ facets }) => (facets.container === null ? [] : [facets.container]),
+  owners: ({ facets }) => facets.owners,
+  removed: ({ facets }) => [String(facets.removed)],
+  urn: ({ urn }) => [urn],
+  customProperties: ({ facets }) => facets.customProperties,
+};
+
+/** Other names DataHub's clients send for the same fields. */
+const ALIASES: Record<string, string> = {
+  'platform.keyword': 'platform',
+  env: 'origin',
+  entityType: '_entityType',
+  'tags.keyword': 'tags',
+  'container.keyword': 'container',
+  'owners.keyword': 'owners',
+};
+
+type Compare = (actual: string, wanted: string) => boolean;
+
+// _entityType values are DataHub's EntityType names; clients send them in either case.
+const CONDITIONS: Record<string, Compare> = {
+  EQUAL: (actual, wanted) => actual === wanted,
+  IN: (actual, wanted) => actual === wanted,
+  IEQUAL: (actual, wanted) => actual.toLowerCase() === wanted.toLowerCase(),
+  CONTAIN: (actual, wanted) => actual.toLowerCase().includes(wanted.toLowerCase()),
+  START_WITH: (actual, wanted) => actual.toLowerCase().startsWith(wanted.toLowerCase()),
+  END_WITH: (actual, wanted) => actual.toLowerCase().endsWith(wanted.toLowerCase()),
+};
+
+/** The names filters accept, for error messages. */
+export const FILTER_FIELDS = [...Object.keys(FIELDS), ...Object.keys(ALIASES)];
+
+/** Checks `orFilters`, else the deprecated `filters`; no clause at all matches everything. */
+export function parseFilters(
+  orFilters: readonly AndFilterInput[] | null | undefined,
+  filters: readonly FacetFilterInput[] | null | undefined,
+): SearchFilter {
+  const groups = orFilters?.length ? orFilters.map((group) => group.and ?? []) : filters?.length ? [filters] : [];
+  let namesRemoved = false;
+  const selected = new Map<string, string[]>();
+  const ors = groups.map((group) => {
+    const ands = group.map((input) => {
+      const field = canonicalField(input.field);
+      if (field === 'removed') namesRemoved = true;
+      const values = input.values ?? (input.value != null ? [input.value] : []);
+      if (input.negated !== true) selected.set(field, [...(selected.get(field) ?? []), ...values]);
+      const test = predicate(field, input.condition ?? 'EQUAL', values);
+      return input.negated === true ? (candidate: Candidate) => !test(candidate) : test;
+    });
+    return (candidate: Candidate) => ands.every((test) => test(candidate));
+  });
+  const matches: Predicate = ors.length === 0 ? () => true : (candidate) => ors.some((test) => test(candidate));
+  return { matches, namesRemoved, selected };
+}
+
+function canonicalField(field: string): string {
+  const name = ALIASES[field] ?? field;
+  if (name in FIELDS) return name;
+  throw badRequest(
+    `Unknown search filter field "${shown(field)}": minihub filters on ${FILTER_FIELDS.map((f) => `"${f}"`).join(', ')}`,
+  );
+}
+
+function predicate(field: string, condition: string, values: readonly string[]): Predicate {
+  const read = FIELDS[field] as (candidate: Candidate) => readonly string[];
+  if (condition === 'EXISTS') return (candidate) => read(candidate).some((value) => value !== '');
+  const compare = CONDITIONS[condition];
+  if (compare === undefined) {
+    throw badRequest(
+      `Unsupported search filter condition ${condition} on "${shown(field)}": minihub applies ${[...Object.keys(CONDITIONS), 'EXISTS'].join(', ')}`,
+    );
+  }
+  // `dataset` and `corpuser` (the URN's type) name DATASET and CORP_USER too.
+  const wanted =
+    field === '_entityType' ? values.map((value) => SEARCHED_TYPES.get(value) ?? value.toUpperCase()) : values;
+  return (candidate) => read(candidate).some((actual) => wanted.some((value) => compare(actual, value)));
+}

@@ -1,0 +1,31 @@
+// DataHub's matchedFields for one result: which fields a query's words were found in, with the value
+// (the name, the column path, the tag...) that holds them. Worked out for a page's results only.
+
+import type { AspectReader } from '../store/catalogue.ts';
+import { searchDocument } from './documents.ts';
+import { FIELD_WEIGHTS, type TextField } from './fields.ts';
+import type { Match } from './query.ts';
+import { tokenize } from './text.ts';
+
+export interface MatchedField {
+  name: string;
+  value: string;
+}
+
+/** The fields `match` was found in, heaviest first, each with the line of it that holds a matched word. */
+export function matchedFields(reader: AspectReader, match: Match): MatchedField[] {
+  const entries = Object.entries(match.terms);
+  if (entries.length === 0) return [];
+  const document = searchDocument(reader, match.urn);
+  if (document === null) return [];
+  const found = new Map<string, MatchedField>();
+  for (const [term, fields] of entries) {
+    for (const field of fields) {
+      const lines = document.text[field].split('\n');
+      const value = lines.find((line) => tokenize(line).includes(term)) ?? term;
+      const key = `${field}\u0000${value}`;
+      if (!found.has(key)) found.set(key, { name: field, value });
+    }
+  }
+  return [...found.values()].sort((a, b) => FIELD_WEIGHTS[b.name as TextField] - FIELD_WEIGHTS[a.name as TextField]);
+}

@@ -1,0 +1,58 @@
+// One search over the index: the query's matches (or every entity for `*`), the types and filters
+// applied, soft-deleted entities left out unless asked for, in ranked order then by URN. Paging, facets
+// and the GraphQL shapes are the caller's; this file only decides what matches and in which order.
+
+import type { FacetValues } from './documents.ts';
+import type { TextField } from './fields.ts';
+import type { SearchFilter } from './filters.ts';
+import type { IndexSnapshot } from './search-index.ts';
+
+export interface SearchRequest {
+  /** DataHub EntityType names; null or empty for every searched type. */
+  types: readonly string[] | null;
+  query: string;
+  filter: SearchFilter;
+  /** searchFlags.includeSoftDeleted. */
+  includeSoftDeleted: boolean;
+}
+
+export interface Match {
+  urn: string;
+  score: number;
+  facets: FacetValues;
+  /** Matched term → the fields it was found in; empty for `*`. */
+  terms: Record<string, TextField[]>;
+}
+
+/** Whether `query` asks for everything: DataHub's `*`, or nothing typed. */
+export function matchesAll(query: string): boolean {
+  const text = query.trim();
+  return text === '' || text === '*';
+}
+
+// The last answer, reused while the index is unchanged: a client scrolling page after page asks the same.
+let last: { index: IndexSnapshot; version: number; key: string; matches: Match[] } | null = null;
+
+/** Every match of `request`, best first, ties by URN. */
+export function runSearch(index: IndexSnapshot, request: SearchRequest, key: string): Match[] {
+  if (last !== null && last.index.engine === index.engine && last.version === index.version && last.key === key)
+    return last.matches;
+  const types = request.types?.length ? new Set(request.types) : null;
+  const keep = (urn: string, facets: FacetValues) =>
+    (types === null || types.has(facets.entityType)) &&
+    (!facets.removed || request.includeSoftDeleted || request.filter.namesRemoved) &&
+    request.filter.matches({ urn, facets });
+  const matches: Match[] = [];
+  if (matchesAll(request.query)) {
+    for (const [urn, facets] of index.facets) if (keep(urn, facets)) matches.push({ urn, score: 0, facets, terms: {} });
+  } else {
+    for (const hit of index.engine.query(request.query)) {
+      const facets = index.facets.get(hit.id);
+      if (facets !== undefined && keep(hit.id, facets))
+        matches.push({ urn: hit.id, score: hit.score, facets, terms: hit.matches });
+    }
+  }
+  matches.sort((a, b) => b.score - a.score || (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0));
+  last = { index, version: index.version, key, matches };
+  return matches;
+}

@@ -1,0 +1,111 @@
+// The live search index over one store's catalogue: built after start-up in chunks that yield to the
+// event loop, then kept current by the store's applied-changes listener. Changed entities are noted as
+// they are applied and re-indexed before the next question, so a write is searchable by the next request.
+
+import type { Catalogue } from '../store/catalogue.ts';
+import type { Store } from '../store/store.ts';
+import { searchDocument, type FacetValues } from './documents.ts';
+import { createSearchEngine, type SearchEngine } from './search-engine.ts';
+
+/** Entities indexed between two yields to the event loop while building. */
+const BUILD_CHUNK = 500;
+
+/** What a query reads: the engine and every indexed entity's facet values, both current. */
+export interface IndexSnapshot {
+  engine: SearchEngine;
+  facets: ReadonlyMap<string, FacetValues>;
+  /** Changes whenever the index does, so a result computed at one version can be reused at the same one. */
+  version: number;
+}
+
+/** What a query may ask of the index: read only. */
+export interface SearchSource {
+  current(): IndexSnapshot | Promise<IndexSnapshot>;
+}
+
+export class SearchIndex implements SearchSource {
+  readonly #catalogue: Catalogue;
+  #engine: SearchEngine = createSearchEngine();
+  #facets = new Map<string, FacetValues>();
+  // Entities changed since they were last indexed; indexed again before the next question.
+  #dirty = new Set<string>();
+  #version = 0;
+  #building: Promise<void> | null = null;
+  #built = false;
+
+  constructor(store: Store) {
+    this.#catalogue = store.catalogue;
+    store.onApplied((changes, reset) => {
+      if (reset) this.#restart();
+      else for (const { urn } of changes) this.#dirty.add(urn);
+    });
+  }
+
+  /** Whether the first build is over. */
+  get built(): boolean {
+    return this.#built;
+  }
+
+  /** Starts the build on a later turn of the event loop, so the caller (start-up) finishes first. */
+  start(): Promise<void> {
+    this.#building ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#build());
+    return this.#building;
+  }
+
+  /** The index as of now: at once when built, else once the build is over (a search waits for it). */
+  current(): IndexSnapshot | Promise<IndexSnapshot> {
+    if (!this.#built) return this.start().then(() => this.#flushed());
+    return this.#flushed();
+  }
+
+  #flushed(): IndexSnapshot {
+    if (this.#dirty.size > 0) {
+      const dirty = this.#dirty;
+      this.#dirty = new Set();
+      for (const urn of dirty) this.#index(urn);
+      this.#version++;
+    }
+    return { engine: this.#engine, facets: this.#facets, version: this.#version };
+  }
+
+  #index(urn: string): void {
+    const document = searchDocument(this.#catalogue, urn);
+    if (document === null) {
+      if (this.#facets.delete(urn)) this.#engine.remove(urn);
+      return;
+    }
+    this.#engine.put(urn, document.text);
+    this.#facets.set(urn, document.facets);
+  }
+
+  // Every entity as it is when its chunk runs; one changed meanwhile is in #dirty too and indexed again.
+  async #build(): Promise<void> {
+    const urns = [...this.#catalogue.urns()];
+    for (let i = 0; i < urns.length; i += BUILD_CHUNK) {
+      for (const urn of urns.slice(i, i + BUILD_CHUNK)) this.#index(urn);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    this.#version++;
+    this.#built = true;
+  }
+
+  // The catalogue was replaced whole (a store in memory): index everything again, before the next question.
+  #restart(): void {
+    this.#engine = createSearchEngine();
+    this.#facets = new Map();
+    this.#dirty = new Set(this.#catalogue.urns());
+  }
+}
+
+const indexes = new WeakMap<Store, SearchIndex>();
+
+/** The store's search index, created (and its build started) on first use. */
+export function searchIndexOf(store: Store): SearchIndex {
+  let index = indexes.get(store);
+  if (index === undefined) {
+    index = new SearchIndex(store);
+    indexes.set(store, index);
+    void index.start();
+  }
+  return index;
+}
