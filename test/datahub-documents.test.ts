@@ -165,6 +165,7 @@ const ORDER = [
   'tutorial-tags-remove-tag',
   'sdk-create-tag',
   'sdk-remove-tag',
+  'sdk-scroll-across-entities',
   'tutorial-desc-read-dataset-description',
   'tutorial-desc-read-column-descriptions',
   'tutorial-desc-update-dataset-description-and-link',

@@ -13,6 +13,7 @@ import type { JsonValue } from '../aspects/json.ts';
 import type { Store } from '../store/store.ts';
 import { GraphQLExecutor, type ExecutionOutcome, type GraphQLParams, type ReadWatch } from './execute-request.ts';
 import { Lru } from './lru.ts';
+import { searchIndexOf } from '../search/search-index.ts';
 
 /** How the request came: a GET's query string and a POST's body are never taken for one another. */
 export type RequestMethod = 'GET' | 'POST';
@@ -27,7 +28,8 @@ interface Entry {
 
 // Root fields whose answers depend only on entities read through the query's reader (and the schema, for
 // introspection), so an answer can be reused while those entities are unchanged. listAccessTokens lists
-// every token, which no recorder of single entities can follow, and mutations write: never cached.
+// every token and search's fields (searchAcrossEntities...) depend on every entity they could match,
+// which no recorder of single entities can follow, and mutations write: never cached.
 const CACHEABLE_ROOT_FIELDS = new Set([
   'dataset',
   'container',
@@ -80,6 +82,8 @@ export class CachedExecutor {
     this.#readParams = options.readParams;
     this.#executor = new GraphQLExecutor(options.limits, options.logError, WATCH);
     this.#answers = new ResponseCache(options.maxBytes);
+    // The search index builds from now on, in chunks between requests: reads are answered meanwhile.
+    searchIndexOf(options.store);
   }
 
   /**
