@@ -8,6 +8,7 @@ import { SEARCHED_TYPES } from '../search/documents.ts';
 import { DEFAULT_MAX_AGG_VALUES, facetsOf } from '../search/facets.ts';
 import { parseFilters, type AndFilterInput, type FacetFilterInput } from '../search/filters.ts';
 import { matchedFields } from '../search/matched-fields.ts';
+import type { TextField } from '../search/fields.ts';
 import { runSearch, type Match } from '../search/query.ts';
 import type { AspectReader } from '../store/catalogue.ts';
 import type { QueryContext } from './context.ts';
@@ -16,6 +17,8 @@ import { facetDisplayName, searchedEntity } from './search-views.ts';
 /** DataHub's default page size for search, and the most one page may hold (its Elasticsearch window). */
 export const DEFAULT_COUNT = 10;
 export const MAX_COUNT = 10_000;
+/** What autocomplete completes: names, as DataHub's enableAutocomplete fields. */
+const NAME_FIELDS: readonly TextField[] = ['name', 'qualifiedName', 'urnId'];
 /** autoComplete's default number of suggestions. */
 const DEFAULT_LIMIT = 10;
 
@@ -52,12 +55,17 @@ interface AutoCompleteInput {
 }
 
 /** Every match of `input`, ranked, with the filter's selected values for the facets. */
-async function matchesOf(input: CommonInput, types: readonly string[] | null, { search }: QueryContext) {
+async function matchesOf(
+  input: CommonInput,
+  types: readonly string[] | null,
+  { search }: QueryContext,
+  fields?: readonly TextField[],
+) {
   const filter = parseFilters(input.orFilters, input.filters);
   const includeSoftDeleted = input.searchFlags?.includeSoftDeleted === true;
   const index = await search.current();
-  const key = JSON.stringify([types, input.query, input.orFilters, input.filters, includeSoftDeleted]);
-  const matches = runSearch(index, { types, query: input.query, filter, includeSoftDeleted }, key);
+  const key = JSON.stringify([types, input.query, input.orFilters, input.filters, includeSoftDeleted, fields]);
+  const matches = runSearch(index, { types, query: input.query, filter, includeSoftDeleted, fields }, key);
   return { matches, selected: filter.selected };
 }
 
@@ -110,7 +118,7 @@ async function searchPage(input: PageInput, types: readonly string[] | null, con
 
 async function complete(input: AutoCompleteInput, type: string, context: QueryContext) {
   const limit = Math.max(0, input.limit ?? DEFAULT_LIMIT);
-  const { matches } = await matchesOf({ ...input, types: [type] }, [type], context);
+  const { matches } = await matchesOf({ ...input, types: [type] }, [type], context, NAME_FIELDS);
   const page = matches.slice(0, limit);
   return {
     type,

@@ -14,6 +14,8 @@ export interface SearchRequest {
   filter: SearchFilter;
   /** searchFlags.includeSoftDeleted. */
   includeSoftDeleted: boolean;
+  /** Search these text fields only (autocomplete: names); all of them when absent. */
+  fields?: readonly TextField[];
 }
 
 export interface Match {
@@ -46,7 +48,7 @@ export function runSearch(index: IndexSnapshot, request: SearchRequest, key: str
   if (matchesAll(request.query)) {
     for (const [urn, facets] of index.facets) if (keep(urn, facets)) matches.push({ urn, score: 0, facets, terms: {} });
   } else {
-    for (const hit of index.engine.query(request.query)) {
+    for (const hit of index.engine.query(request.query, request.fields)) {
       const facets = index.facets.get(hit.id);
       if (facets !== undefined && keep(hit.id, facets))
         matches.push({ urn: hit.id, score: hit.score, facets, terms: hit.matches });

@@ -20,8 +20,8 @@ export interface SearchEngine {
   put(id: string, text: DocumentText): void;
   /** Removes the document `id`; nothing when it is not there. */
   remove(id: string): void;
-  /** The documents matching every word of `query`, best first. */
-  query(query: string): EngineHit[];
+  /** The documents matching every word of `query` (in `fields` only, when given), best first. */
+  query(query: string, fields?: readonly TextField[]): EngineHit[];
   readonly size: number;
 }
 
@@ -53,8 +53,8 @@ export function createSearchEngine(): SearchEngine {
     remove(id) {
       if (index.has(id)) index.discard(id);
     },
-    query(query) {
-      return index.search(query).map((result) => ({
+    query(query, fields) {
+      return index.search(query, fields === undefined ? {} : { fields: [...fields] }).map((result) => ({
         id: result.id as string,
         score: result.score,
         matches: result.match as Record<string, TextField[]>,
