@@ -25,6 +25,16 @@ export interface SearchEngine {
   readonly size: number;
 }
 
+const LIST_FIELDS: ReadonlySet<string> = new Set<TextField>([
+  'fieldPaths',
+  'fieldDescriptions',
+  'tags',
+  'owners',
+  'typeNames',
+  'customProperties',
+  'links',
+]);
+
 /** Fuzzy matching starts at this many letters: a shorter word is matched as typed (or as a prefix). */
 export const FUZZY_MIN_LENGTH = 5;
 
@@ -32,7 +42,10 @@ export const FUZZY_MIN_LENGTH = 5;
 export function createSearchEngine(): SearchEngine {
   const index = new MiniSearch<{ id: string } & DocumentText>({
     fields: TEXT_FIELDS,
-    tokenize,
+    // A field of many values (columns, tags...) counts each word once: twenty columns described alike
+    // would otherwise index the same words twenty times, costing build time and memory, not relevance.
+    tokenize: (text, field) =>
+      field !== undefined && LIST_FIELDS.has(field) ? [...new Set(tokenize(text))] : tokenize(text),
     // tokenize already gives lower-case words; keep them as they are.
     processTerm: (term) => term,
     searchOptions: {

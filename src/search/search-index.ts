@@ -1,14 +1,16 @@
-// The live search index over one store's catalogue: built after start-up in chunks that yield to the
-// event loop, then kept current by the store's applied-changes listener. Changed entities are noted as
+// The live search index over one store's catalogue: built after start-up in slices of 10 ms that yield to
+// the event loop, then kept current by the store's applied-changes listener. Changed entities are noted as
 // they are applied and re-indexed before the next question, so a write is searchable by the next request.
+
+import { performance } from 'node:perf_hooks';
 
 import type { Catalogue } from '../store/catalogue.ts';
 import type { Store } from '../store/store.ts';
 import { searchDocument, type FacetValues } from './documents.ts';
 import { createSearchEngine, type SearchEngine } from './search-engine.ts';
 
-/** Entities indexed between two yields to the event loop while building. */
-const BUILD_CHUNK = 500;
+/** How long the build indexes before it lets the event loop answer requests again, in milliseconds. */
+const BUILD_SLICE_MS = 10;
 
 /** What a query reads: the engine and every indexed entity's facet values, both current. */
 export interface IndexSnapshot {
@@ -81,8 +83,9 @@ export class SearchIndex implements SearchSource {
   // Every entity as it is when its chunk runs; one changed meanwhile is in #dirty too and indexed again.
   async #build(): Promise<void> {
     const urns = [...this.#catalogue.urns()];
-    for (let i = 0; i < urns.length; i += BUILD_CHUNK) {
-      for (const urn of urns.slice(i, i + BUILD_CHUNK)) this.#index(urn);
+    for (let i = 0; i < urns.length;) {
+      const until = performance.now() + BUILD_SLICE_MS;
+      while (i < urns.length && performance.now() < until) this.#index(urns[i++] as string);
       await new Promise((resolve) => setImmediate(resolve));
     }
     this.#version++;

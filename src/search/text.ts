@@ -1,7 +1,7 @@
 // How text becomes search terms, for documents and queries alike: letters and digits only (markdown and
 // every other punctuation dropped), lower case, camelCase and snake_case split into their words too.
 
-const WORD = /[\p{L}\p{N}]+/gu;
+const NOT_WORD = /[^\p{L}\p{N}]+/u;
 // A lower-case letter or digit followed by an upper-case one: where a camelCase name joins two words.
 const CAMEL = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})/u;
 
@@ -12,7 +12,9 @@ const CAMEL = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})/u;
  */
 export function tokenize(text: string): string[] {
   const terms: string[] = [];
-  for (const [word] of text.matchAll(WORD)) {
+  // split, not matchAll: no match object per word (this runs over every column of every dataset).
+  for (const word of text.split(NOT_WORD)) {
+    if (word === '') continue;
     const lower = word.toLowerCase();
     terms.push(lower);
     if (lower !== word) {
