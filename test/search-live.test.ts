@@ -8,7 +8,7 @@ import * as assert from 'uvu/assert';
 import { ingest } from '../src/datahub/ingest.ts';
 import { mcp } from './fixtures/datahub-records.ts';
 import { openInProcess, type InProcessHub } from './fixtures/in-process.ts';
-import { datasetUrn, HIVE_PROD, ORDERS, PII, REVENUE, searchCatalogue } from './fixtures/search-catalogue.ts';
+import { datasetUrn, FINANCE, HIVE_PROD, ORDERS, PII, REVENUE, searchCatalogue } from './fixtures/search-catalogue.ts';
 import { startTestServer, tempDataDir, type Reply } from './fixtures/server.ts';
 
 const ROOT = 'urn:li:corpuser:datahub';
@@ -73,6 +73,17 @@ live("a link's label is found", async ({ hub }) => {
   assert.equal(await found(hub.gql.bind(hub), 'kangaroo'), [REVENUE]);
 });
 
+live('a renamed tag or container is found under its new name on the entities that carry it', async ({ hub }) => {
+  const gql = hub.gql.bind(hub);
+  const renamed = await hub.gql(
+    `mutation { updateTag(urn: "${PII}", input: {urn: "${PII}", name: "Sensitive"}) { urn } }`,
+  );
+  assert.is(renamed.json.errors, undefined, JSON.stringify(renamed.json.errors));
+  assert.equal(await found(gql, 'sensitive'), [PII, REVENUE]);
+  await ingest(hub.store, [mcp(FINANCE, 'containerProperties', { name: 'Treasury' })], ROOT);
+  assert.equal((await found(gql, 'treasury')).sort(), [FINANCE, ORDERS, REVENUE].sort());
+});
+
 live('an ingest adds a dataset; an ingested soft delete removes it', async ({ hub }) => {
   const urn = datasetUrn('kafka', 'events.wombat_sightings');
   await ingest(hub.store, [mcp(urn, 'datasetProperties', { name: 'wombat_sightings' })], ROOT);
@@ -83,10 +94,14 @@ live('an ingest adds a dataset; an ingested soft delete removes it', async ({ hu
 
 live('a deleted tag disappears, and so do its associations', async ({ hub }) => {
   const gql = hub.gql.bind(hub);
-  assert.equal(await found(gql, 'pii'), [PII, REVENUE], 'the tag by its name, then the dataset by its tag');
+  assert.equal(
+    await found(gql, 'sensitive'),
+    [PII, REVENUE],
+    'the tag by its name (renamed above), then the dataset by its tag',
+  );
   const reply = await hub.gql(`mutation { deleteTag(urn: "${PII}") }`);
   assert.is(reply.json.errors, undefined);
-  assert.equal(await found(gql, 'pii'), []);
+  assert.equal(await found(gql, 'sensitive'), []);
   assert.equal(await found(gql, '*', [{ field: 'tags', values: [PII] }]), []);
 });
 

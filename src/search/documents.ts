@@ -38,6 +38,8 @@ export interface SearchDocument {
   /** Each field's text; a field of several values (columns, tags...) has one per line. */
   text: DocumentText;
   facets: FacetValues;
+  /** Every tag whose name the text holds (the entity's and its columns'): renaming one changes this text. */
+  namedTags: readonly string[];
 }
 
 /** The document of `urn`, or null when it is not searched (another type, or no longer there). */
@@ -55,12 +57,13 @@ export function searchDocument(reader: AspectReader, urn: string): SearchDocumen
     typeof value === 'string' ? [[key, value] as const] : [],
   );
   const links = objects(aspectObject(reader, urn, 'institutionalMemory'), 'elements');
+  const namedTags = [...new Set([...tags, ...parts.columnTags])];
   const text: DocumentText = {
     name: parts.name,
     qualifiedName: parts.qualifiedName ?? '',
     urnId: parts.id,
     description: parts.description ?? '',
-    tags: [...tags, ...parts.columnTags].map((tag) => tagName(reader, tag)).join('\n'),
+    tags: namedTags.map((tag) => tagName(reader, tag)).join('\n'),
     platform: parts.platform === null ? '' : urnId(parts.platform),
     origin: parts.origin ?? '',
     container: container === null ? '' : containerName(reader, container),
@@ -83,7 +86,7 @@ export function searchDocument(reader: AspectReader, urn: string): SearchDocumen
     removed: bool(aspectObject(reader, urn, 'status'), 'removed') ?? false,
     customProperties: properties.map(([key, value]) => `${key}=${value}`),
   };
-  return { text, facets };
+  return { text, facets, namedTags };
 }
 
 /** What differs between entity types: where name, description, platform and columns come from. */

@@ -31,6 +31,9 @@ export class SearchIndex implements SearchSource {
   #facets = new Map<string, FacetValues>();
   // Entities changed since they were last indexed; indexed again before the next question.
   #dirty = new Set<string>();
+  // Which entities name which tags in their text, both ways, so a renamed tag re-indexes them.
+  #tagged = new Map<string, Set<string>>();
+  #tagsOf = new Map<string, readonly string[]>();
   #version = 0;
   #building: Promise<void> | null = null;
   #built = false;
@@ -39,7 +42,7 @@ export class SearchIndex implements SearchSource {
     this.#catalogue = store.catalogue;
     store.onApplied((changes, reset) => {
       if (reset) this.#restart();
-      else for (const { urn } of changes) this.#dirty.add(urn);
+      else for (const change of changes) this.#changed(change.urn, change.aspect);
     });
   }
 
@@ -70,14 +73,30 @@ export class SearchIndex implements SearchSource {
     return { engine: this.#engine, facets: this.#facets, version: this.#version };
   }
 
+  // An entity's text holds the names of its tags and of its container: renaming either changes it too.
+  #changed(urn: string, aspect: string): void {
+    this.#dirty.add(urn);
+    if (aspect === 'tagProperties') for (const tagged of this.#tagged.get(urn) ?? []) this.#dirty.add(tagged);
+    if (aspect === 'containerProperties') for (const child of this.#catalogue.contained(urn)) this.#dirty.add(child);
+  }
+
   #index(urn: string): void {
     const document = searchDocument(this.#catalogue, urn);
+    for (const tag of this.#tagsOf.get(urn) ?? []) this.#tagged.get(tag)?.delete(urn);
+    this.#tagsOf.delete(urn);
     if (document === null) {
       if (this.#facets.delete(urn)) this.#engine.remove(urn);
       return;
     }
     this.#engine.put(urn, document.text);
     this.#facets.set(urn, document.facets);
+    if (document.namedTags.length === 0) return;
+    this.#tagsOf.set(urn, document.namedTags);
+    for (const tag of document.namedTags) {
+      let tagged = this.#tagged.get(tag);
+      if (tagged === undefined) this.#tagged.set(tag, (tagged = new Set()));
+      tagged.add(urn);
+    }
   }
 
   // Every entity as it is when its chunk runs; one changed meanwhile is in #dirty too and indexed again.
@@ -96,6 +115,8 @@ export class SearchIndex implements SearchSource {
   #restart(): void {
     this.#engine = createSearchEngine();
     this.#facets = new Map();
+    this.#tagged = new Map();
+    this.#tagsOf = new Map();
     this.#dirty = new Set(this.#catalogue.urns());
   }
 }
