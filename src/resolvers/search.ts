@@ -18,7 +18,7 @@ import { facetDisplayName, searchedEntity } from './search-views.ts';
 export const DEFAULT_COUNT = 10;
 export const MAX_COUNT = 10_000;
 /** What autocomplete completes: names, as DataHub's enableAutocomplete fields. */
-const NAME_FIELDS: readonly TextField[] = ['name', 'qualifiedName', 'urnId'];
+const NAME_FIELDS: readonly TextField[] = ['name', 'qualifiedName', 'id'];
 /** autoComplete's default number of suggestions. */
 const DEFAULT_LIMIT = 10;
 

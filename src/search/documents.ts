@@ -61,7 +61,7 @@ export function searchDocument(reader: AspectReader, urn: string): SearchDocumen
   const text: DocumentText = {
     name: parts.name,
     qualifiedName: parts.qualifiedName ?? '',
-    urnId: parts.id,
+    id: parts.id,
     description: parts.description ?? '',
     tags: namedTags.map((tag) => tagName(reader, tag)).join('\n'),
     platform: parts.platform === null ? '' : urnId(parts.platform),

@@ -9,7 +9,7 @@ export const FIELD_WEIGHTS = {
   name: 10,
   qualifiedName: 10,
   /** The URN's own id (a dataset's name part, a user's username): DataHub indexes its key aspect too. */
-  urnId: 4,
+  id: 4,
   description: 1,
   tags: 0.5,
   platform: 1,

@@ -40,7 +40,9 @@ export const FUZZY_MIN_LENGTH = 5;
 
 /** The engine: MiniSearch with minihub's terms, weights and matching rules. */
 export function createSearchEngine(): SearchEngine {
-  const index = new MiniSearch<{ id: string } & DocumentText>({
+  // Documents are keyed by `urn`, leaving `id` to the text field of that name (the URN's own id).
+  const index = new MiniSearch<{ urn: string } & DocumentText>({
+    idField: 'urn',
     fields: TEXT_FIELDS,
     // A field of many values (columns, tags...) counts each word once: twenty columns described alike
     // would otherwise index the same words twenty times, costing build time and memory, not relevance.
@@ -61,7 +63,7 @@ export function createSearchEngine(): SearchEngine {
   return {
     put(id, text) {
       if (index.has(id)) index.discard(id);
-      index.add({ id, ...text });
+      index.add({ urn: id, ...text });
     },
     remove(id) {
       if (index.has(id)) index.discard(id);
