@@ -3,7 +3,7 @@
 /**
  * Weight per field, DataHub's @Searchable boostScore as the guide: an entity's name (and qualified name)
  * 10, description and other text 1 (DataHub's default), tags 0.5. Column text is the lowest here, below
- * DataHub's fieldPaths 5.0, so a dataset whose name matches always ranks above one where only a column does.
+ * DataHub's fieldPaths 5.0, so a dataset whose name matches ranks above one where only a column does.
  */
 export const FIELD_WEIGHTS = {
   name: 10,
