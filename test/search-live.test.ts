@@ -1,6 +1,6 @@
 // Search follows every write by the next request: description edits, tags added and removed, links,
-// ingests, a deleted tag, a soft delete; the response cache never serves an old answer; a search sent
-// while the index is still building waits for it; a restart on the same data directory answers the same.
+// ingests, a deleted tag, a soft delete, a reset; the response cache never serves an old answer; a search
+// sent while the index is still building waits for it; a restart on the same data directory answers the same.
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -131,6 +131,23 @@ start('a search sent as the store opens waits for the index and answers in full'
     );
     assert.ok(reply.json.data.searchAcrossEntities.total > 30);
     assert.is(reply.json.data.searchAcrossEntities.total, every.json.data.searchAcrossEntities.total);
+  } finally {
+    await hub.close();
+  }
+});
+
+start('a reset to the seeds is searchable by the next request', async () => {
+  const hub = await startTestServer({ dataDir: null, seed: [searchCatalogue()] });
+  try {
+    const gql = hub.gql.bind(hub);
+    const edit = await hub.gql(
+      `mutation { updateDescription(input: {description: "About lynxes", resourceUrn: "${ORDERS}"}) }`,
+    );
+    assert.is(edit.json.errors, undefined);
+    assert.equal(await found(gql, 'lynxes'), [ORDERS]);
+    await hub.reset();
+    assert.equal(await found(gql, 'lynxes'), []);
+    assert.equal(await found(gql, 'order row'), [ORDERS], 'the ingested description is current again');
   } finally {
     await hub.close();
   }
