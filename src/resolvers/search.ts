@@ -78,7 +78,7 @@ function results(reader: AspectReader, page: readonly Match[]) {
   return page.flatMap((match) => {
     const entity = searchedEntity(reader, match.urn);
     if (entity === null) return [];
-    return [{ entity, matchedFields: matchedFields(reader, match), insights: [], extraProperties: [] }];
+    return [{ entity, matchedFields: () => matchedFields(reader, match), insights: [], extraProperties: [] }];
   });
 }
 
@@ -111,7 +111,8 @@ async function searchPage(input: PageInput, types: readonly string[] | null, con
     count,
     total: matches.length,
     searchResults: results(context.reader, matches.slice(start, start + count)),
-    facets: facets(context.reader, input, matches, selected),
+    // Counted only when the document selects them (the SDK's scroll does not).
+    facets: () => facets(context.reader, input, matches, selected),
     suggestions: [],
   };
 }
@@ -147,7 +148,8 @@ export const searchQueries = {
       count,
       total: matches.length,
       searchResults: results(context.reader, page),
-      facets: facets(context.reader, input, matches, selected),
+      // Counted only when the document selects them (the SDK's scroll does not).
+      facets: () => facets(context.reader, input, matches, selected),
     };
   },
 
