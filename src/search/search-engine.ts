@@ -44,10 +44,8 @@ export function createSearchEngine(): SearchEngine {
   const index = new MiniSearch<{ urn: string } & DocumentText>({
     idField: 'urn',
     fields: TEXT_FIELDS,
-    // A field of many values (columns, tags...) counts each word once: twenty columns described alike
-    // would otherwise index the same words twenty times, costing build time and memory, not relevance.
-    tokenize: (text, field) =>
-      field !== undefined && LIST_FIELDS.has(field) ? [...new Set(tokenize(text))] : tokenize(text),
+    // A document's terms are worked out by put() (fieldTerms); a query's here.
+    tokenize: (text, field) => (field === undefined ? tokenize(text) : (pending?.get(field) ?? tokenize(text))),
     // tokenize already gives lower-case words; keep them as they are.
     processTerm: (term) => term,
     searchOptions: {
@@ -60,10 +58,16 @@ export function createSearchEngine(): SearchEngine {
       maxFuzzy: 2,
     },
   });
+  let pending: Map<string, string[]> | null = null;
   return {
     put(id, text) {
       if (index.has(id)) index.discard(id);
-      index.add({ urn: id, ...text });
+      pending = fieldTerms(text);
+      try {
+        index.add({ urn: id, ...text });
+      } finally {
+        pending = null;
+      }
     },
     remove(id) {
       if (index.has(id)) index.discard(id);
@@ -79,4 +83,26 @@ export function createSearchEngine(): SearchEngine {
       return index.documentCount;
     },
   };
+}
+
+// Heaviest first; fields of equal weight in the table's order.
+const BY_WEIGHT = [...TEXT_FIELDS].sort((a, b) => FIELD_WEIGHTS[b] - FIELD_WEIGHTS[a]);
+
+/**
+ * Each field's terms, a word kept only in the heaviest field that holds it: a dataset's name words are
+ * found by its name, not again in its description and twenty column descriptions. Ranking loses little
+ * (the heaviest match dominates the score) and a word common to every dataset costs one posting each, not
+ * four, in build time, memory and every query that has it. A field of many values (columns, tags...)
+ * also counts each word once: twenty columns described alike are not twenty times as relevant.
+ */
+function fieldTerms(text: DocumentText): Map<string, string[]> {
+  const seen = new Set<string>();
+  const terms = new Map<string, string[]>();
+  for (const field of BY_WEIGHT) {
+    const all = tokenize(text[field]);
+    const kept = (LIST_FIELDS.has(field) ? [...new Set(all)] : all).filter((term) => !seen.has(term));
+    for (const term of kept) seen.add(term);
+    terms.set(field, kept);
+  }
+  return terms;
 }
