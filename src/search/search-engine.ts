@@ -35,6 +35,8 @@ const LIST_FIELDS: ReadonlySet<string> = new Set<TextField>([
   'links',
 ]);
 
+const HAS_LETTER = /\p{L}/u;
+
 /** Fuzzy matching starts at this many letters: a shorter word is matched as typed (or as a prefix). */
 export const FUZZY_MIN_LENGTH = 5;
 
@@ -53,8 +55,8 @@ export function createSearchEngine(): SearchEngine {
       combineWith: 'AND',
       // As you type: only the last word may be a prefix of a longer one.
       prefix: (_term, i, terms) => i === terms.length - 1,
-      // One edit for words of 5 to 9 letters, two from 10 on.
-      fuzzy: (term) => (term.length < FUZZY_MIN_LENGTH ? false : term.length < 10 ? 1 : 2),
+      // One edit for words of 5 to 9 letters, two from 10 on; never for a number, where 42421 is not a typo of 42422.
+      fuzzy: (term) => (term.length < FUZZY_MIN_LENGTH || !HAS_LETTER.test(term) ? false : term.length < 10 ? 1 : 2),
       maxFuzzy: 2,
     },
   });
