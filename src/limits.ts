@@ -44,7 +44,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = {
   maxQueryLength: 100_000,
   maxTokens: 10_000,
   maxDepth: 20,
-  maxFields: 2_000,
+  maxFields: 10_000,
   maxAliases: 100,
   maxVariablesDepth: 20,
   maxTextBytes: 256 * 1024,

@@ -59,6 +59,8 @@ const EXPECTED: Record<string, Record<string, unknown>> = {
   'smoke-container-entities-direct': { 'container.entities.total': 3 },
   'smoke-container-entities-filtered': { 'datasets.entities.total': 3, 'charts.entities.total': 0 },
   'smoke-container-parent-of-dataset': { 'dataset.container.urn': SCHEMA },
+  // Four hive datasets of bootstrap_mce.json match "sample" (a name, link labels); the facet filter keeps hive only.
+  getSearchResultsForMultiple: { 'searchAcrossEntities.total': 4 },
 };
 
 /** The value at a dotted path of an answer, or undefined. */
@@ -113,6 +115,17 @@ const WEB_APP_VARIABLES: Record<string, Record<string, unknown>> = {
   },
   setTagColor: { urn: TEST_TAG, colorHex: '#0077b6' },
   getTimeline: { input: { urn: HIVE, changeCategories: ['DOCUMENTATION', 'TAG'] } },
+  // As the web app's search page sends it: a query, a page, and its facet filters.
+  getSearchResultsForMultiple: {
+    input: {
+      types: [],
+      query: 'sample',
+      start: 0,
+      count: 10,
+      orFilters: [{ and: [{ field: 'platform', values: ['urn:li:dataPlatform:hive'] }] }],
+    },
+  },
+  getAutoCompleteMultipleResults: { input: { types: [], query: 'fct', limit: 10 } },
 };
 
 // Every document, in the order sent: reads first, then each mutation before what reads its effect.
@@ -147,6 +160,8 @@ const ORDER = [
   'smoke-tt-schemafield-description',
   'smoke-timeline-get-timeline',
   'getTimeline',
+  'getSearchResultsForMultiple',
+  'getAutoCompleteMultipleResults',
   'updateTag',
   'addTag',
   'addTags',
