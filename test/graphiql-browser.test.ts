@@ -142,7 +142,7 @@ if (!existsSync(CHROMIUM)) {
     async ({ hub, page }) => {
       await page.goto(`${hub.url}/api/graphiql`);
       await page.waitForSelector('.graphiql-container', WAIT);
-      await waitForText(page, '.graphiql-query-editor', 'shop.public.orders');
+      await waitForText(page, '.graphiql-query-editor', 'searchAcrossEntities');
       await waitForText(page, '.graphiql-editor-tool .graphiql-editor:not(.hidden)', '{"Authorization": "Bearer "}');
     },
   );
