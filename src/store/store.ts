@@ -182,12 +182,7 @@ export class Store {
       this.catalogue.clear();
       // The history starts again too, with the new state as one change by the root user.
       this.history.clear();
-      this.history.record(
-        { seq: 0, time: Date.now(), actor: COMPACTION_ACTOR, op: 'reset', changes: [...changes] },
-        this.catalogue,
-      );
-      this.catalogue.apply(changes);
-      for (const listener of this.#appliedListeners) listener(changes, true);
+      this.#apply({ seq: 0, time: Date.now(), actor: COMPACTION_ACTOR, op: 'reset', changes: [...changes] }, true);
     });
   }
 
@@ -225,13 +220,16 @@ export class Store {
       for (const { commit } of accepted) commit.reject(failure);
       return;
     }
-    for (const record of records) {
-      this.history.record(record, this.catalogue);
-      this.catalogue.apply(record.changes);
-      for (const listener of this.#appliedListeners) listener(record.changes, false);
-    }
+    for (const record of records) this.#apply(record, false);
     this.#recordCount += records.length;
     for (const { commit, record } of accepted) commit.resolve(record?.changes ?? []);
+  }
+
+  // One accepted record into the catalogue: the history first (it needs the state before), listeners after.
+  #apply(record: LogRecord, reset: boolean): void {
+    this.history.record(record, this.catalogue);
+    this.catalogue.apply(record.changes);
+    for (const listener of this.#appliedListeners) listener(record.changes, reset);
   }
 
   async #runCompaction(): Promise<CompactionReport> {
