@@ -323,7 +323,7 @@ interface Postings {
  * A hand-written in-memory inverted index, scored like MiniSearch (BM25+ per field x boost, derived
  * terms weighted as MiniSearch weights them, final score x number of query terms matched) so that
  * the comparison is of the machinery, not of the formula. Removal is a tombstone: postings of a
- * removed document stay until `vacuum()` and are skipped when read.
+ * removed document stay and are skipped when read (no compaction here: a real index would compact them).
  */
 class HandIndex {
   private termIds = new Map<string, number>();
