@@ -1,4 +1,4 @@
-// `npx tsx test/bench/search-engines.ts [--datasets 10000] [--rounds 2] [--queries 2000]` (issue 16 item 5):
+// `npx tsx test/bench/search-engines.ts [--datasets 10000] [--rounds 2] [--queries 2000]`:
 // measures MiniSearch 7.2.0 against a hand-written inverted index (BM25+, prefix on the last word,
 // one-edit fuzzy on words of 5+ letters) on synthetic minihub-like search documents, in one run.
 // `--datasets 100000` (or `--datasets 10000,100000`) for the large catalogue.
@@ -9,8 +9,7 @@
 // test/bench/catalogue.ts's generators are not used for the text: its descriptions are the same
 // sentence for every table ("Column N of table N"), which no ranking can be judged on; only its URNs are.
 //
-// Not part of `npm run bench`: neither engine is a dependency of minihub yet. To run it:
-//   npm install --no-save minisearch@7.2.0
+// Not part of `npm run bench`: it compares engines, not minihub. MiniSearch is minihub's dependency.
 //
 // FlexSearch 0.8.212 was tried first as the alternative and dropped: its Document index does field
 // boosts (Resolver `boost`) and prefixes (`tokenize: 'forward'`), but has no edit-distance fuzzy
