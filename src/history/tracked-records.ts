@@ -3,11 +3,10 @@
 // It reads chunks it is given and parses only lines that can matter; it never writes.
 
 import type { JsonValue } from '../aspects/json.ts';
-import { decodeUtf8 } from '../store/log-lines.ts';
+import { decodeUtf8, wholeLineRuns } from '../store/log-lines.ts';
 import { parseLogRecord, type AspectChange, type LogRecord } from '../store/log-record.ts';
 import { isTracked, sameJson, TRACKED_ASPECTS } from './change-events.ts';
 
-const NEWLINE = 0x0a;
 // Records are written by JSON.stringify, so a change of a tracked aspect shows as exactly this text;
 // a line without any of these holds none and is not parsed at all.
 const NEEDLES = [...TRACKED_ASPECTS].map((aspect) => `"aspect":"${aspect}"`);
@@ -28,16 +27,8 @@ export function allChanges(record: LogRecord): readonly AspectChange[] {
  * time (so a long log is read with turns of the event loop between chunks). A torn last line is skipped.
  */
 export async function* candidateRecords(chunks: AsyncIterable<Buffer>): AsyncGenerator<LogRecord> {
-  let pending: Buffer[] = [];
-  for await (const chunk of chunks) {
-    const last = chunk.lastIndexOf(NEWLINE);
-    if (last === -1) {
-      pending.push(chunk);
-      continue;
-    }
-    const whole = chunk.subarray(0, last + 1);
-    const bytes = pending.length === 0 ? whole : Buffer.concat([...pending, whole]);
-    pending = last + 1 < chunk.length ? [chunk.subarray(last + 1)] : [];
+  // A torn last line (the generator's return value) is never read.
+  for await (const bytes of wholeLineRuns(chunks)) {
     // Replay read and accepted these lines when the store opened.
     const text = decodeUtf8(bytes);
     if (text === null) throw new Error('the log holds a line that is not valid UTF-8');

@@ -58,21 +58,14 @@ async function forEachLine(
   chunks: AsyncIterable<Buffer>,
   onLine: (text: string, line: number, at: number) => void,
 ): Promise<{ end: number; tail: Buffer; lines: number }> {
-  let pending: Buffer[] = [];
   let end = 0;
   let line = 0;
-  for await (const chunk of chunks) {
-    const last = chunk.lastIndexOf(NEWLINE);
-    if (last === -1) {
-      pending.push(chunk);
-      continue;
-    }
-    // Decode everything up to the chunk's last newline at once (newline bytes never occur inside a
-    // multi-byte UTF-8 character, so the cut is clean), then split the text: far cheaper than a
-    // decode per line.
-    const whole = chunk.subarray(0, last + 1);
-    const bytes = pending.length === 0 ? whole : Buffer.concat([...pending, whole]);
-    pending = chunk.length > last + 1 ? [chunk.subarray(last + 1)] : [];
+  // Each run is decoded at once (newline bytes never occur inside a multi-byte UTF-8 character, so the
+  // cut is clean), then split: far cheaper than a decode per line.
+  const runs = wholeLineRuns(chunks);
+  for (let next = await runs.next(); ; next = await runs.next()) {
+    if (next.done === true) return { end, tail: next.value, lines: line };
+    const bytes = next.value;
     let at = end;
     end += bytes.length;
     const ascii = isAscii(bytes);
@@ -97,7 +90,26 @@ async function forEachLine(
       at += (ascii ? lineText.length : Buffer.byteLength(lineText)) + 1;
     }
   }
-  return { end, tail: Buffer.concat(pending), lines: line };
+}
+
+/**
+ * The bytes of `chunks` cut after their last newline, so each run holds whole lines only (a line may
+ * span chunks); what follows the last newline of all is the generator's return value.
+ */
+export async function* wholeLineRuns(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer, Buffer> {
+  let pending: Buffer[] = [];
+  for await (const chunk of chunks) {
+    const last = chunk.lastIndexOf(NEWLINE);
+    if (last === -1) {
+      pending.push(chunk);
+      continue;
+    }
+    const whole = chunk.subarray(0, last + 1);
+    const run = pending.length === 0 ? whole : Buffer.concat([...pending, whole]);
+    pending = chunk.length > last + 1 ? [chunk.subarray(last + 1)] : [];
+    yield run;
+  }
+  return Buffer.concat(pending);
 }
 
 // ignoreBOM: a byte order mark stays in the text (and fails JSON.parse) rather than vanish from the
