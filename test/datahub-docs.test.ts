@@ -6,40 +6,18 @@ import * as assert from 'uvu/assert';
 
 import type { JsonValue } from '../src/aspects/json.ts';
 import { DOCS_UPDATE_DATASET } from './fixtures/datahub-docs.ts';
+import { SMOKE_KAFKA, SMOKE_KAFKA_FIELD, SMOKE_KAFKA_SCHEMA } from './fixtures/datahub-records.ts';
 import { BOOTSTRAP, bootstrapAvailable, startTestServer, type TestServer } from './fixtures/server.ts';
 
 const DELETED = 'urn:li:dataset:(urn:li:dataPlatform:hive,fct_users_deleted,PROD)';
 const CREATED = 'urn:li:dataset:(urn:li:dataPlatform:hive,fct_users_created,PROD)';
-const SMOKE = 'urn:li:dataset:(urn:li:dataPlatform:kafka,test-tags-terms-sample-kafka,PROD)';
-const SMOKE_FIELD = '[version=2.0].[type=boolean].field_bar';
+const SMOKE = SMOKE_KAFKA;
+const SMOKE_FIELD = SMOKE_KAFKA_FIELD;
 
 // The smoke test's own dataset, as its fixture ingests it: one Kafka v2 field that already carries an
 // editable field info (from an earlier tag add) without a description.
 const SMOKE_RECORDS: JsonValue[] = [
-  {
-    entityType: 'dataset',
-    entityUrn: SMOKE,
-    changeType: 'UPSERT',
-    aspectName: 'schemaMetadata',
-    aspect: {
-      json: {
-        schemaName: 'test-tags-terms-sample-kafka',
-        platform: 'urn:li:dataPlatform:kafka',
-        version: 0,
-        hash: '',
-        platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
-        fields: [
-          {
-            fieldPath: SMOKE_FIELD,
-            nullable: false,
-            type: { type: { 'com.linkedin.schema.BooleanType': {} } },
-            nativeDataType: 'boolean',
-            recursive: false,
-          },
-        ],
-      },
-    },
-  },
+  SMOKE_KAFKA_SCHEMA,
   {
     entityType: 'dataset',
     entityUrn: SMOKE,

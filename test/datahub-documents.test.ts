@@ -10,7 +10,7 @@ import * as assert from 'uvu/assert';
 import type { JsonValue } from '../src/aspects/json.ts';
 import { minihubSchema } from '../src/graphql/schema.ts';
 import { dataHubDocuments, type DataHubDocument } from './fixtures/datahub-documents.ts';
-import { mcp } from './fixtures/datahub-records.ts';
+import { mcp, SMOKE_KAFKA_SCHEMA } from './fixtures/datahub-records.ts';
 import { openInProcess, type InProcessHub } from './fixtures/in-process.ts';
 import { BOOTSTRAP, bootstrapAvailable, SAMPLE } from './fixtures/server.ts';
 
@@ -18,8 +18,6 @@ const HIVE = 'urn:li:dataset:(urn:li:dataPlatform:hive,SampleHiveDataset,PROD)';
 const SCHEMA = 'urn:li:container:SCHEMA';
 const LEGACY = 'urn:li:tag:Legacy';
 const TEST_TAG = 'urn:li:tag:Test';
-const KAFKA = 'urn:li:dataset:(urn:li:dataPlatform:kafka,test-tags-terms-sample-kafka,PROD)';
-const KAFKA_FIELD = '[version=2.0].[type=boolean].field_bar';
 // The smoke tests name their entities with a random run id; here it is fixed.
 const RUN_ID = 'minihub';
 
@@ -31,16 +29,7 @@ const SMOKE_FIXTURE: JsonValue[] = [
   mcp(SCHEMA, 'containerProperties', { name: 'SCHEMA' }),
   mcp(SCHEMA, 'container', { container: 'urn:li:container:DATABASE' }),
   mcp(HIVE, 'container', { container: SCHEMA }),
-  mcp(KAFKA, 'schemaMetadata', {
-    schemaName: 'test-tags-terms-sample-kafka',
-    platform: 'urn:li:dataPlatform:kafka',
-    version: 0,
-    hash: '',
-    platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
-    fields: [
-      { fieldPath: KAFKA_FIELD, nativeDataType: 'boolean', type: { type: { 'com.linkedin.schema.BooleanType': {} } } },
-    ],
-  }),
+  SMOKE_KAFKA_SCHEMA,
   mcp(`urn:li:dataset:(urn:li:dataPlatform:kafka,timeline-test-${RUN_ID},PROD)`, 'status', { removed: false }),
   ...['a', 'b', 'c'].map((letter) =>
     mcp(`urn:li:container:batching_${letter}_${RUN_ID}`, 'containerProperties', { name: letter }),
