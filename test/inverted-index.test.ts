@@ -1,0 +1,128 @@
+// The hand-written inverted index on its own: which documents a query finds and in which order, updates
+// and removals, and compaction of removed documents' postings.
+
+import * as assert from 'uvu/assert';
+import { suite } from 'uvu';
+
+import { TEXT_FIELDS, type DocumentText } from '../src/search/fields.ts';
+import { InvertedIndex } from '../src/search/inverted-index.ts';
+
+const text = (fields: Partial<DocumentText>): DocumentText =>
+  Object.fromEntries(TEXT_FIELDS.map((field) => [field, fields[field] ?? ''])) as DocumentText;
+
+const ids = (index: InvertedIndex, query: string) => index.query(query).map((hit) => hit.id);
+const sorted = (index: InvertedIndex, query: string) => ids(index, query).sort();
+
+function small(): InvertedIndex {
+  const index = new InvertedIndex();
+  index.put('orders', text({ name: 'orders', description: 'Every customer order, one row each.' }));
+  index.put('customers', text({ name: 'customers', description: 'Who orders.' }));
+  index.put('payments', text({ name: 'payments', fieldPaths: 'order_id\namount' }));
+  index.put('codes', text({ name: 'codes', description: 'Postal code 42421 and 12345.' }));
+  index.put('analytics', text({ name: 'analytics', description: 'Internationalization of reports.' }));
+  return index;
+}
+
+const test = suite('inverted index');
+
+test('every query word must match (AND), and a query of no words finds nothing', () => {
+  const index = small();
+  assert.equal(sorted(index, 'every row'), ['orders']);
+  assert.equal(sorted(index, 'who row'), []);
+  assert.equal(sorted(index, 'row who'), []);
+  assert.equal(sorted(index, 'orders who'), ['customers']);
+  assert.equal(sorted(index, 'orders nothingsuch'), []);
+  assert.equal(sorted(index, '  ...  '), []);
+});
+
+test('only the last word may be a prefix', () => {
+  const index = small();
+  assert.equal(sorted(index, 'custo'), ['customers', 'orders']);
+  assert.equal(sorted(index, 'row custo'), ['orders']);
+  assert.equal(sorted(index, 'custo row'), []);
+});
+
+test('one edit from 5 letters, two from 10, none below 5 or on numbers', () => {
+  const index = small();
+  assert.equal(sorted(index, 'paymants'), ['payments']); // substitution
+  assert.equal(sorted(index, 'pyments'), ['payments']); // deletion
+  assert.equal(sorted(index, 'paymmentss'), ['payments']); // two edits, 10 letters
+  assert.equal(sorted(index, 'pymnts'), []); // two edits, 6 letters
+  assert.equal(sorted(index, 'internatonalizaton'), ['analytics']); // two deletions, 18 letters
+  assert.equal(sorted(index, 'internatnalizaton'), []); // three
+  assert.equal(sorted(index, 'codez'), ['codes']); // 5 letters
+  assert.equal(sorted(index, 'cede'), []); // 4 letters ('code' is no term; 'codes' is 2 edits away)
+});
+
+test('no fuzzy matching on numbers or words under 5 letters', () => {
+  const index = small();
+  assert.equal(sorted(index, '42422'), []);
+  assert.equal(sorted(index, '42421'), ['codes']);
+  assert.equal(sorted(index, 'rov'), []); // 'row' one edit away, but 3 letters
+});
+
+test('field weights: name above description above columns', () => {
+  const index = new InvertedIndex();
+  index.put('column', text({ name: 'a', fieldDescriptions: 'The zebraquill code.' }));
+  index.put('description', text({ name: 'b', description: 'Rows of the zebraquill feed.' }));
+  index.put('name', text({ name: 'zebraquill_orders', description: 'Orders.' }));
+  for (const query of ['zebraquill', 'zebraq', 'zebrqquill'])
+    assert.equal(ids(index, query), ['name', 'description', 'column'], query);
+});
+
+test('matches: each matched document term and its fields; a word is kept in its heaviest field only', () => {
+  const index = small();
+  const [hit] = index.query('order custo');
+  assert.equal(hit?.id, 'orders');
+  // 'order' is in the description, 'orders' (one edit) in the name; 'custo' is a prefix of 'customer'.
+  assert.equal(hit?.matches, { order: ['description'], orders: ['name'], customer: ['description'] });
+  const [named] = index.query('customers');
+  assert.equal(named?.matches, { customers: ['name'] });
+  assert.equal(index.query('every', ['name']).length, 0);
+  assert.equal(index.query('every', ['description']).length, 1);
+  assert.equal(
+    index.query('amount', ['fieldPaths']).map((h) => h.id),
+    ['payments'],
+  );
+});
+
+test('put replaces, remove removes, and a removed document is never returned', () => {
+  const index = small();
+  index.put('orders', text({ name: 'orders', description: 'Now about shipments.' }));
+  assert.equal(index.size, 5);
+  assert.equal(sorted(index, 'every'), []);
+  assert.equal(sorted(index, 'shipments'), ['orders']);
+  index.remove('orders');
+  index.remove('orders');
+  assert.equal(index.size, 4);
+  assert.equal(sorted(index, 'shipments'), []);
+  assert.equal(sorted(index, 'orders'), ['customers', 'payments']); // 'order' of order_id, one edit away
+});
+
+test('tombstones are compacted past a quarter of the postings, answers unchanged', () => {
+  const index = new InvertedIndex();
+  const reference = new InvertedIndex();
+  for (let i = 0; i < 40; i++) {
+    const doc = text({ name: `table_${i}`, description: `Row ${i % 7} of the ledger ${i % 3 ? 'daily' : 'weekly'}.` });
+    index.put(`d${i}`, doc);
+    if (i >= 30) reference.put(`d${i}`, doc);
+  }
+  let compacted = false;
+  for (let i = 0; i < 30; i++) {
+    const before = index.postings.dead;
+    index.remove(`d${i}`);
+    if (index.postings.dead < before) compacted = true;
+    assert.ok(index.postings.dead * 4 <= index.postings.live + index.postings.dead);
+  }
+  assert.ok(compacted, 'compaction ran');
+  const rest = Array.from({ length: 10 }, (_, i) => `d${i + 30}`);
+  for (const query of ['ledger', 'daily', 'weekly ledger', 'row', 'tabl', 'ledgr', '3']) {
+    assert.equal(index.query(query), reference.query(query), query);
+    for (const id of ids(index, query)) assert.ok(rest.includes(id), `${query}: ${id}`);
+  }
+  index.compact();
+  assert.equal(index.postings.dead, 0);
+  assert.equal(index.query('daily ledger'), reference.query('daily ledger'));
+});
+
+test.run();
