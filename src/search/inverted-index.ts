@@ -3,17 +3,14 @@
 
 import { FIELD_WEIGHTS, TEXT_FIELDS, type DocumentText, type TextField } from './fields.ts';
 import { tokenize } from './text.ts';
-import { LengthBuckets, OneEditCandidates, editDistanceWithin } from './term-neighbours.ts';
+import { fieldTerms } from './field-terms.ts';
+import { byScoreDescending } from './score-order.ts';
+import { fuzzyEdits, termsWithinEdits } from './term-neighbours.ts';
 
 const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
 /** Weights of a word found as a prefix or with a typo, relative to the word as typed (MiniSearch's). */
 const PREFIX_WEIGHT = 0.375;
 const FUZZY_WEIGHT = 0.45;
-/** Fuzzy matching starts at this many letters: a shorter word is matched as typed (or as a prefix). */
-export const FUZZY_MIN_LENGTH = 5;
-/** From this many letters two edits are forgiven, not one. */
-const TWO_EDITS_FROM = 10;
-const HAS_LETTER = /\p{L}/u;
 const BOOST = TEXT_FIELDS.map((field) => FIELD_WEIGHTS[field]);
 
 export interface IndexHit {
@@ -33,19 +30,11 @@ interface Postings {
 /** A query word's document terms: itself, longer ones it begins (last word only), near misspellings. */
 type Derived = { term: number; weight: number }[];
 
-/** Edits forgiven in `word`: none below 5 letters or without a letter (42421 is no typo of 42422). */
-export function fuzzyEdits(word: string): number {
-  if (word.length < FUZZY_MIN_LENGTH || !HAS_LETTER.test(word)) return 0;
-  return word.length < TWO_EDITS_FROM ? 1 : 2;
-}
-
 export class InvertedIndex {
   #termIds = new Map<string, number>();
   #terms: string[] = [];
   #sorted: string[] = []; // every term in order, for prefixes
   #unsorted: string[] = []; // terms added since the last query, merged into #sorted by the next one
-  #oneEdit = new OneEditCandidates();
-  #byLength = new LengthBuckets();
   #postings: (Postings | undefined)[][] = TEXT_FIELDS.map(() => []); // [field][term]
   #fieldLength: number[][] = TEXT_FIELDS.map(() => []); // [field][doc], distinct terms
   #totalLength = TEXT_FIELDS.map(() => 0); // over live documents
@@ -111,8 +100,6 @@ export class InvertedIndex {
     this.#terms = fresh.#terms;
     this.#sorted = fresh.#sorted;
     this.#unsorted = fresh.#unsorted;
-    this.#oneEdit = fresh.#oneEdit;
-    this.#byLength = fresh.#byLength;
     this.#postings = fresh.#postings;
     this.#fieldLength = fresh.#fieldLength;
     this.#totalLength = fresh.#totalLength;
@@ -144,27 +131,44 @@ export class InvertedIndex {
       this.#count = new Uint32Array(Math.ceil(n * 1.25));
     }
     const touched: number[] = [];
-    const found: number[] = []; // (doc, term × 16 + field) pairs, for the hits' matches
     derived.forEach(({ terms }, word) => {
-      for (const { term, weight } of terms) this.#accumulate(term, weight, word, allowed, touched, found);
+      for (const { term, weight } of terms) this.#accumulate(term, weight, word, allowed, touched);
     });
     const all = words.length;
-    const hits = new Map<number, IndexHit>();
-    for (const doc of touched) {
+    const docs: number[] = [];
+    for (const doc of touched) if (this.#count[doc] === all) docs.push(doc);
+    const hits: IndexHit[] = [];
+    for (const at of byScoreDescending(docs.map((doc) => this.#score[doc]!))) {
+      const doc = docs[at]!;
       // MiniSearch multiplies by the number of query words matched: here always all of them.
-      if (this.#count[doc] === all) hits.set(doc, { id: this.#ids[doc]!, score: this.#score[doc]! * all, matches: {} });
+      hits.push({ id: this.#ids[doc]!, score: this.#score[doc]! * all, matches: {} });
+      this.#count[doc] = hits.length + all; // the hit's place + all + 1, told apart from a count of words
+    }
+    // A second walk over the same postings, for the hits only: cheaper than noting every posting on the way.
+    for (const { terms } of derived) for (const { term } of terms) this.#addMatches(term, allowed, hits, all);
+    for (const doc of touched) {
       this.#score[doc] = 0;
       this.#count[doc] = 0;
     }
-    for (let i = 0; i < found.length; i += 2) {
-      const hit = hits.get(found[i]!);
-      if (hit === undefined) continue;
-      const term = this.#terms[found[i + 1]! >>> 4]!;
-      const field = TEXT_FIELDS[found[i + 1]! & 15]!;
-      const list = (hit.matches[term] ??= []);
-      if (!list.includes(field)) list.push(field);
+    return hits;
+  }
+
+  #addMatches(term: number, allowed: ReadonlySet<number> | null, hits: IndexHit[], all: number): void {
+    const text = this.#terms[term]!;
+    for (let f = 0; f < TEXT_FIELDS.length; f++) {
+      if (allowed !== null && !allowed.has(f)) continue;
+      const postings = this.#postings[f]![term];
+      if (postings === undefined || postings.live === 0) continue;
+      const field = TEXT_FIELDS[f]!;
+      for (const doc of postings.docs) {
+        const at = this.#count[doc]! - all;
+        if (at <= 0 || this.#docTerms[doc] === null) continue;
+        const matches = hits[at - 1]!.matches;
+        const list = matches[text];
+        if (list === undefined) matches[text] = ONLY[f]!;
+        else if (!list.includes(field)) matches[text] = [...list, field];
+      }
     }
-    return [...hits.values()].sort((a, b) => b.score - a.score);
   }
 
   #add(id: string, fields: Map<string, number>[]): void {
@@ -196,8 +200,6 @@ export class InvertedIndex {
     this.#termIds.set(text, term);
     this.#terms.push(text);
     this.#unsorted.push(text);
-    this.#oneEdit.add(text, term);
-    this.#byLength.add(text, term);
     return term;
   }
 
@@ -240,13 +242,9 @@ export class InvertedIndex {
     }
     const edits = fuzzyEdits(word);
     if (edits === 0) return terms;
-    const candidates = edits === 1 ? this.#oneEdit.candidates(word) : this.#byLength.around(word.length, edits);
-    for (const term of candidates) {
-      if (seen.has(term)) continue;
-      const text = this.#terms[term]!;
-      const distance = editDistanceWithin(word, text, edits);
-      if (distance === 0 || distance > edits) continue;
-      seen.add(term);
+    for (const [text, distance] of termsWithinEdits(this.#sorted, word, edits)) {
+      const term = this.#termIds.get(text)!;
+      if (distance === 0 || seen.has(term)) continue;
       terms.push({ term, weight: (FUZZY_WEIGHT * text.length) / (text.length + distance) });
     }
     return terms;
@@ -266,7 +264,6 @@ export class InvertedIndex {
     word: number,
     allowed: ReadonlySet<number> | null,
     touched: number[],
-    found: number[],
   ): void {
     const live = this.#byId.size;
     for (let f = 0; f < TEXT_FIELDS.length; f++) {
@@ -291,40 +288,10 @@ export class InvertedIndex {
         const tf = freqs[i]!;
         const norm = 1 - BM25.b + (BM25.b * lengths[doc]!) / average;
         this.#score[doc]! += boost * idf * (BM25.d + (tf * (BM25.k + 1)) / (tf + BM25.k * norm));
-        found.push(doc, term * 16 + f);
       }
     }
   }
 }
 
-// Heaviest first; fields of equal weight in the table's order.
-const BY_WEIGHT = TEXT_FIELDS.map((_, f) => f).sort((a, b) => BOOST[b]! - BOOST[a]!);
-const LIST_FIELDS: ReadonlySet<TextField> = new Set<TextField>([
-  'fieldPaths',
-  'fieldDescriptions',
-  'tags',
-  'owners',
-  'typeNames',
-  'customProperties',
-  'links',
-]);
-
-/**
- * Each field's terms (in TEXT_FIELDS' order), a word kept only in the heaviest field that holds it: a
- * dataset's name words are found by its name, not again in its description and twenty column
- * descriptions. Ranking loses little (the heaviest match dominates the score) and a word common to every
- * dataset costs one posting each, not four. A field of many values (columns, tags...) also counts each
- * word once: twenty columns described alike are not twenty times as relevant.
- */
-export function fieldTerms(text: DocumentText): string[][] {
-  const seen = new Set<string>();
-  const terms: string[][] = TEXT_FIELDS.map(() => []);
-  for (const f of BY_WEIGHT) {
-    const field = TEXT_FIELDS[f]!;
-    const all = tokenize(text[field]);
-    const kept = (LIST_FIELDS.has(field) ? [...new Set(all)] : all).filter((term) => !seen.has(term));
-    for (const term of kept) seen.add(term);
-    terms[f] = kept;
-  }
-  return terms;
-}
+/** One field alone, shared by every match in that field only (frozen: nothing may change a shared list). */
+const ONLY = TEXT_FIELDS.map((field) => Object.freeze([field]) as unknown as TextField[]);

@@ -1,81 +1,76 @@
-// Finding an index's terms within one or two edits of a query word, for fuzzy matching: candidate
-// lists and a bounded edit distance. Terms and numbers only; no scoring here.
+// Fuzzy matching: how many edits a query word may have, and the terms of a sorted term list within them.
+// Words, terms and distances only; no scoring here.
 
-/** Shortest and longest terms a 5-to-9-letter word can reach with one edit. */
-const ONE_EDIT_SHORTEST = 4;
-const ONE_EDIT_LONGEST = 10;
-/** Shortest term a word of 10+ letters can reach with two edits. */
-const TWO_EDITS_SHORTEST = 8;
+/** Fuzzy matching starts at this many letters: a shorter word is matched as typed (or as a prefix). */
+export const FUZZY_MIN_LENGTH = 5;
+/** From this many letters two edits are forgiven, not one. */
+const TWO_EDITS_FROM = 10;
+const HAS_LETTER = /\p{L}/u;
 
-/**
- * Terms within one edit of a word, by symmetric deletion: a term and each of its one-letter deletions
- * are keys to it, so a word's own deletions find every term one insertion, deletion or substitution away.
- */
-export class OneEditCandidates {
-  #keys = new Map<string, number[]>();
-
-  add(text: string, term: number): void {
-    if (text.length < ONE_EDIT_SHORTEST || text.length > ONE_EDIT_LONGEST) return;
-    for (const key of deletions(text)) {
-      const list = this.#keys.get(key);
-      if (list === undefined) this.#keys.set(key, [term]);
-      else if (list.at(-1) !== term) list.push(term); // "aab" gives "ab" twice
-    }
-  }
-
-  /** Terms possibly within one edit of `word` (check each with editDistanceWithin). */
-  candidates(word: string): Set<number> {
-    const found = new Set<number>();
-    for (const key of deletions(word)) for (const term of this.#keys.get(key) ?? []) found.add(term);
-    return found;
-  }
+/** Edits forgiven in `word`: none below 5 letters or without a letter (42421 is no typo of 42422). */
+export function fuzzyEdits(word: string): number {
+  if (word.length < FUZZY_MIN_LENGTH || !HAS_LETTER.test(word)) return 0;
+  return word.length < TWO_EDITS_FROM ? 1 : 2;
 }
 
 /**
- * Terms by length, for two-edit matching of long words: the deletion keys of two edits would cost far
- * more memory, and terms of 8+ letters within two of a given length are a scan of a few thousand.
+ * Every term of `sorted` (in code-unit order) within `max` edits of `word` (Levenshtein: a transposition
+ * is two), with its distance. The sorted list is walked as a trie: a term reuses the edit-distance rows of
+ * the prefix it shares with the term before, and once every cell of a prefix's row exceeds `max`, all
+ * terms with that prefix are skipped by one binary search, so few of the terms are ever looked at.
  */
-export class LengthBuckets {
-  #buckets: number[][] = [];
-
-  add(text: string, term: number): void {
-    if (text.length >= TWO_EDITS_SHORTEST) (this.#buckets[text.length] ??= []).push(term);
-  }
-
-  /** Every term whose length is within `edits` of `length`. */
-  *around(length: number, edits: number): Iterable<number> {
-    for (let l = Math.max(0, length - edits); l <= length + edits; l++) yield* this.#buckets[l] ?? [];
-  }
-}
-
-function deletions(text: string): string[] {
-  const keys = [text];
-  for (let i = 0; i < text.length; i++) keys.push(text.slice(0, i) + text.slice(i + 1));
-  return keys;
-}
-
-let previous = new Uint32Array(64);
-let current = new Uint32Array(64);
-
-/** Levenshtein distance of `a` and `b` (a transposition is two edits), or `max + 1` once it exceeds `max`. */
-export function editDistanceWithin(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  if (previous.length <= b.length) {
-    previous = new Uint32Array(b.length + 1);
-    current = new Uint32Array(b.length + 1);
-  }
-  for (let j = 0; j <= b.length; j++) previous[j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    current[0] = i;
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      const value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      current[j] = value;
-      if (value < best) best = value;
+export function termsWithinEdits(sorted: readonly string[], word: string, max: number): Map<string, number> {
+  const found = new Map<string, number>();
+  const width = word.length + 1;
+  // rows[d] is the row for the first d letters of the current term.
+  const rows: Uint32Array[] = [Uint32Array.from({ length: width }, (_, j) => j)];
+  let previous = '';
+  let valid = 0; // rows 1..valid hold the current prefix
+  let at = 0;
+  while (at < sorted.length) {
+    const term = sorted[at]!;
+    let common = 0;
+    const limit = Math.min(valid, term.length, previous.length);
+    while (common < limit && term.charCodeAt(common) === previous.charCodeAt(common)) common++;
+    valid = common;
+    previous = term;
+    let pruned = -1;
+    for (let d = valid + 1; d <= term.length && d <= word.length + max; d++) {
+      const above = rows[d - 1]!;
+      const row = (rows[d] ??= new Uint32Array(width));
+      row[0] = d;
+      let best = d;
+      const letter = term.charCodeAt(d - 1);
+      for (let j = 1; j < width; j++) {
+        const cost = word.charCodeAt(j - 1) === letter ? 0 : 1;
+        const value = Math.min(above[j]! + 1, row[j - 1]! + 1, above[j - 1]! + cost);
+        row[j] = value;
+        if (value < best) best = value;
+      }
+      valid = d;
+      if (best > max) {
+        pruned = d;
+        break;
+      }
     }
-    if (best > max) return max + 1; // every path through this row already costs more
-    [previous, current] = [current, previous];
+    if (pruned > 0) {
+      at = skipPrefix(sorted, term.slice(0, pruned), at);
+      continue;
+    }
+    if (valid === term.length && rows[valid]![word.length]! <= max) found.set(term, rows[valid]![word.length]!);
+    at++;
   }
-  return Math.min(previous[b.length]!, max + 1);
+  return found;
+}
+
+/** The index of the first term after `from` that does not begin with `prefix`. */
+function skipPrefix(sorted: readonly string[], prefix: string, from: number): number {
+  let low = from + 1;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (sorted[mid]!.startsWith(prefix)) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }

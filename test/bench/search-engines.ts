@@ -1,6 +1,9 @@
 // `npx tsx test/bench/search-engines.ts [--datasets 10000] [--rounds 2] [--queries 2000]`:
-// measures MiniSearch 7.2.0 against a hand-written inverted index (BM25+, prefix on the last word,
-// one-edit fuzzy on words of 5+ letters) on synthetic minihub-like search documents, in one run.
+// measures minihub's search engine (src/search's hand-written inverted index, behind the engine seam:
+// BM25+ per field, every word required, prefix on the last word, fuzzy from 5 letters) on synthetic
+// minihub-like search documents, with a platform filter after the engine as src/search/query.ts does.
+// With MiniSearch installed (`npm install --no-save minisearch@7.2.0`) it also measures the seam as it was
+// with MiniSearch, in the same run, and compares the two; without, it measures the hand-written one alone.
 // `--datasets 100000` (or `--datasets 10000,100000`) for the large catalogue.
 //
 // Each (size, engine, round) runs in its own child process so that its heap and RSS growth are its
@@ -9,11 +12,11 @@
 // test/bench/catalogue.ts's generators are not used for the text: its descriptions are the same
 // sentence for every table ("Column N of table N"), which no ranking can be judged on; only its URNs are.
 //
-// Not part of `npm run bench`: it compares engines, not minihub. MiniSearch is minihub's dependency.
+// Not part of `npm run bench`: it compares engines, not minihub.
 //
-// FlexSearch 0.8.212 was tried first as the alternative and dropped: its Document index does field
-// boosts (Resolver `boost`) and prefixes (`tokenize: 'forward'`), but has no edit-distance fuzzy
-// matching: a one-letter typo ("ordres", "custmers") found nothing even with `Charset.LatinBalance`.
+// FlexSearch 0.8.212 was tried first as an alternative to MiniSearch and dropped: its Document index
+// does field boosts (Resolver `boost`) and prefixes (`tokenize: 'forward'`), but has no edit-distance
+// fuzzy matching: a one-letter typo ("ordres", "custmers") found nothing even with `Charset.LatinBalance`.
 
 import { fork } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
@@ -22,6 +25,10 @@ import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
+import { FIELD_WEIGHTS, TEXT_FIELDS, type DocumentText, type TextField } from '../../src/search/fields.ts';
+import { fieldTerms } from '../../src/search/field-terms.ts';
+import { createSearchEngine, type SearchEngine } from '../../src/search/search-engine.ts';
+import { tokenize as tokenizeTerms } from '../../src/search/text.ts';
 import { datasetUrn } from './catalogue.ts';
 
 setFlagsFromString('--expose-gc');
@@ -43,11 +50,6 @@ export interface SearchDoc {
   owners: string[];
 }
 
-const FIELDS = ['name', 'qualifiedName', 'description', 'columns'] as const;
-type Field = (typeof FIELDS)[number];
-const BOOST: Record<Field, number> = { name: 10, qualifiedName: 5, description: 2, columns: 1 };
-const WEIGHTS = { fuzzy: 0.45, prefix: 0.375 }; // MiniSearch's defaults, written out for the hand-written index
-const BM25 = { k: 1.2, b: 0.7, d: 0.5 }; // the same
 const STOP_WORDS = new Set([
   'a',
   'an',
@@ -79,11 +81,6 @@ function processTerm(term: string): string | null {
   const lower = term.toLowerCase();
   return lower.length === 0 || STOP_WORDS.has(lower) ? null : lower;
 }
-/** Prefix only on the last word (search as you type). */
-const prefixOf = (_term: string, i: number, terms: string[]): boolean => i === terms.length - 1;
-/** One edit forgiven on words of five letters or more. */
-const fuzzyOf = (term: string): number | false => (term.length >= 5 ? 1 : false);
-
 function queryTerms(query: string): string[] {
   const terms: string[] = [];
   for (const token of tokenize(query)) {
@@ -253,300 +250,117 @@ function rankingDocs(): SearchDoc[] {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The engines: one interface, two implementations.
+// The engines: minihub's search engine seam, as src/search has it and as it was with MiniSearch.
 
-/** 'full': prefix and fuzzy as above; 'no-fuzzy': prefix only; 'exact': neither (to see what each costs). */
-type Mode = 'full' | 'no-fuzzy' | 'exact';
 interface Engine {
   build(docs: SearchDoc[]): void;
-  /** Top `TOP` ids and the total of matches on `platform`. */
-  search(query: string, platform: string | null, mode?: Mode): { ids: string[]; total: number };
-  replace(oldDoc: SearchDoc, newDoc: SearchDoc): void;
-}
-
-/** The little of MiniSearch's API used here, typed locally so that `npm run typecheck` passes where it is not installed. */
-interface MiniSearchIndex {
-  addAll(docs: SearchDoc[]): void;
-  search(query: string, options?: object): { id: unknown; platform?: unknown }[];
+  /** Top `TOP` ids and the total of matches on `platform`, filtered after the engine as src/search/query.ts does. */
+  search(query: string, platform: string | null): { ids: string[]; total: number };
   replace(doc: SearchDoc): void;
 }
 
-async function miniSearchEngine(): Promise<Engine> {
+/** A bench document as minihub's search documents give it to the engine: a path and a description per column. */
+function documentText(doc: SearchDoc): DocumentText {
+  const text = Object.fromEntries(TEXT_FIELDS.map((field) => [field, ''])) as DocumentText;
+  const columns = doc.columns.split('\n').map((line) => line.split(': '));
+  return {
+    ...text,
+    name: doc.name,
+    qualifiedName: doc.qualifiedName,
+    id: doc.name,
+    description: doc.description,
+    tags: doc.tags.join('\n'),
+    platform: doc.platform,
+    origin: doc.origin,
+    container: doc.container,
+    owners: doc.owners.join('\n'),
+    fieldPaths: columns.map(([path]) => path).join('\n'),
+    fieldDescriptions: columns.map(([, description]) => description).join('\n'),
+  };
+}
+
+function seamEngine(engine: SearchEngine): Engine {
+  const platforms = new Map<string, string>();
+  return {
+    build(docs) {
+      for (const doc of docs) {
+        platforms.set(doc.id, doc.platform);
+        engine.put(doc.id, documentText(doc));
+      }
+    },
+    search(query, platform) {
+      const hits = engine.query(query);
+      const kept = platform === null ? hits : hits.filter((hit) => platforms.get(hit.id) === platform);
+      return { ids: kept.slice(0, TOP).map((hit) => hit.id), total: kept.length };
+    },
+    replace(doc) {
+      engine.put(doc.id, documentText(doc));
+    },
+  };
+}
+
+/** The little of MiniSearch's API used here, typed locally since it is not a dependency. */
+interface MiniSearchIndex {
+  has(id: string): boolean;
+  discard(id: string): void;
+  add(doc: object): void;
+  search(query: string, options?: object): { id: unknown; score: number; match: unknown }[];
+  readonly documentCount: number;
+}
+
+const HAS_LETTER = /\p{L}/u;
+
+/** src/search/search-engine.ts as it was with MiniSearch 7.2.0 (same terms, weights, AND, prefix, fuzzy). */
+async function miniSearchSeam(): Promise<SearchEngine> {
   const specifier = 'minisearch';
-  const loaded = (await import(specifier).catch(() => {
-    throw new Error('MiniSearch is not installed: npm install --no-save minisearch@7.2.0');
-  })) as { default: new (options: object) => MiniSearchIndex };
-  const MiniSearch = loaded.default;
-  let index!: MiniSearchIndex;
+  const loaded = (await import(specifier)) as { default: new (options: object) => MiniSearchIndex };
+  let pending: string[][] | null = null;
+  const index = new loaded.default({
+    idField: 'urn',
+    fields: TEXT_FIELDS,
+    tokenize: (text: string, field?: TextField) =>
+      field === undefined ? tokenizeTerms(text) : (pending?.[TEXT_FIELDS.indexOf(field)] ?? tokenizeTerms(text)),
+    processTerm: (term: string) => term,
+    searchOptions: {
+      boost: { ...FIELD_WEIGHTS },
+      combineWith: 'AND',
+      prefix: (_term: string, i: number, terms: string[]) => i === terms.length - 1,
+      fuzzy: (term: string) => (term.length < 5 || !HAS_LETTER.test(term) ? false : term.length < 10 ? 1 : 2),
+      maxFuzzy: 2,
+    },
+  });
   return {
-    build(docs) {
-      index = new MiniSearch({
-        idField: 'id',
-        fields: [...FIELDS],
-        storeFields: ['platform'],
-        tokenize,
-        processTerm,
-        searchOptions: {
-          boost: BOOST,
-          prefix: prefixOf,
-          fuzzy: fuzzyOf,
-          weights: WEIGHTS,
-          bm25: BM25,
-          combineWith: 'OR',
-        },
-      });
-      index.addAll(docs);
+    put(id, text) {
+      if (index.has(id)) index.discard(id);
+      pending = fieldTerms(text);
+      try {
+        index.add({ urn: id, ...text });
+      } finally {
+        pending = null;
+      }
     },
-    search(query, platform, mode = 'full') {
-      const results = index.search(query, {
-        ...(platform ? { filter: (r: { platform?: unknown }) => r.platform === platform } : {}),
-        ...(mode === 'full' ? {} : { fuzzy: false }),
-        ...(mode === 'exact' ? { prefix: false } : {}),
-      });
-      return { ids: results.slice(0, TOP).map((r) => r.id as string), total: results.length };
+    remove(id) {
+      if (index.has(id)) index.discard(id);
     },
-    replace(_oldDoc, newDoc) {
-      index.replace(newDoc);
+    query(query) {
+      return index.search(query).map((r) => ({
+        id: r.id as string,
+        score: r.score,
+        matches: r.match as Record<string, TextField[]>,
+      }));
+    },
+    get size() {
+      return index.documentCount;
     },
   };
 }
 
-/** Growable postings of one term in one field: document numbers and term frequencies. */
-interface Postings {
-  docs: number[];
-  freqs: number[];
-  live: number; // postings of documents not removed: the document frequency BM25 uses
-}
-
-/**
- * A hand-written in-memory inverted index, scored like MiniSearch (BM25+ per field x boost, derived
- * terms weighted as MiniSearch weights them, final score x number of query terms matched) so that
- * the comparison is of the machinery, not of the formula. Removal is a tombstone: postings of a
- * removed document stay and are skipped when read (no compaction here: a real index would compact them).
- */
-class HandIndex {
-  private termIds = new Map<string, number>();
-  private termText: string[] = [];
-  private sorted: string[] = []; // every term, for prefixes
-  private sortedDirty = false;
-  private deletions = new Map<string, number[]>(); // a term and its one-letter deletions -> term ids (fuzzy)
-  private postings: Postings[][] = FIELDS.map(() => []); // [field][term]
-  private fieldLength: number[][] = FIELDS.map(() => []); // [field][doc]
-  private totalLength = FIELDS.map(() => 0);
-  private external: string[] = [];
-  private platform: string[] = [];
-  private alive: boolean[] = [];
-  private byId = new Map<string, number>();
-  private liveCount = 0;
-  private removed = 0;
-  // Per-query scratch, reused.
-  private score = new Float64Array(0);
-  private termMask = new Uint32Array(0);
-  private touched: number[] = [];
-
-  add(doc: SearchDoc): void {
-    const n = this.external.length;
-    this.external.push(doc.id);
-    this.platform.push(doc.platform);
-    this.alive.push(true);
-    this.byId.set(doc.id, n);
-    this.liveCount++;
-    const counts = new Map<number, number>();
-    for (let f = 0; f < FIELDS.length; f++) {
-      counts.clear();
-      let length = 0;
-      for (const token of tokenize(doc[FIELDS[f]!])) {
-        const term = processTerm(token);
-        if (!term) continue;
-        length++;
-        const id = this.termId(term);
-        counts.set(id, (counts.get(id) ?? 0) + 1);
-      }
-      this.fieldLength[f]![n] = length;
-      this.totalLength[f]! += length;
-      const table = this.postings[f]!;
-      for (const [id, freq] of counts) {
-        let p = table[id];
-        if (!p) p = table[id] = { docs: [], freqs: [], live: 0 };
-        p.docs.push(n);
-        p.freqs.push(freq);
-        p.live++;
-      }
-    }
-  }
-
-  remove(doc: SearchDoc): void {
-    const n = this.byId.get(doc.id);
-    if (n === undefined) return;
-    this.byId.delete(doc.id);
-    this.alive[n] = false;
-    this.liveCount--;
-    this.removed++;
-    for (let f = 0; f < FIELDS.length; f++) {
-      this.totalLength[f]! -= this.fieldLength[f]![n]!;
-      const seen = new Set<number>();
-      for (const token of tokenize(doc[FIELDS[f]!])) {
-        const term = processTerm(token);
-        const id = term ? this.termIds.get(term) : undefined;
-        if (id === undefined || seen.has(id)) continue;
-        seen.add(id);
-        const p = this.postings[f]![id];
-        if (p) p.live--;
-      }
-    }
-  }
-
-  private termId(term: string): number {
-    let id = this.termIds.get(term);
-    if (id !== undefined) return id;
-    id = this.termText.length;
-    this.termIds.set(term, id);
-    this.termText.push(term);
-    if (this.sortedDirty) this.sorted.push(term);
-    else this.sorted.splice(this.lowerBound(term), 0, term);
-    if (term.length >= 4) {
-      for (const key of deletionsOf(term, true)) {
-        const list = this.deletions.get(key);
-        if (list) list.push(id);
-        else this.deletions.set(key, [id]);
-      }
-    }
-    return id;
-  }
-
-  /** Bulk loading appends terms unsorted and sorts once at the end. */
-  beginBulk(): void {
-    this.sortedDirty = true;
-  }
-  endBulk(): void {
-    this.sorted.sort();
-    this.sortedDirty = false;
-  }
-
-  private lowerBound(term: string): number {
-    let low = 0;
-    let high = this.sorted.length;
-    while (low < high) {
-      const mid = (low + high) >> 1;
-      if (this.sorted[mid]! < term) low = mid + 1;
-      else high = mid;
-    }
-    return low;
-  }
-
-  private accumulate(termId: number, weight: number, bit: number, platform: string | null): void {
-    for (let f = 0; f < FIELDS.length; f++) {
-      const p = this.postings[f]![termId];
-      if (!p || p.live === 0) continue;
-      const boost = BOOST[FIELDS[f]!] * weight;
-      const idf = Math.log(1 + (this.liveCount - p.live + 0.5) / (p.live + 0.5));
-      const avgLength = this.totalLength[f]! / this.liveCount;
-      const lengths = this.fieldLength[f]!;
-      const { docs, freqs } = p;
-      for (let i = 0; i < docs.length; i++) {
-        const doc = docs[i]!;
-        if (!this.alive[doc] || (platform !== null && this.platform[doc] !== platform)) continue;
-        const tf = freqs[i]!;
-        const s =
-          idf * (BM25.d + (tf * (BM25.k + 1)) / (tf + BM25.k * (1 - BM25.b + (BM25.b * lengths[doc]!) / avgLength)));
-        if (this.termMask[doc] === 0 && this.score[doc] === 0) this.touched.push(doc);
-        this.score[doc]! += boost * s;
-        this.termMask[doc]! |= bit;
-      }
-    }
-  }
-
-  search(query: string, platform: string | null, mode: Mode = 'full'): { ids: string[]; total: number } {
-    const terms = queryTerms(query).slice(0, 32);
-    const n = this.external.length;
-    if (this.score.length < n) {
-      this.score = new Float64Array(n * 1.25);
-      this.termMask = new Uint32Array(n * 1.25);
-    }
-    if (this.sortedDirty) this.endBulk();
-    terms.forEach((term, i) => {
-      const bit = 1 << terms.indexOf(term); // a repeated word counts once, as in MiniSearch's quality
-      const exact = this.termIds.get(term);
-      if (exact !== undefined) this.accumulate(exact, 1, bit, platform);
-      const prefixed = new Set<number>();
-      if (mode !== 'exact' && prefixOf(term, i, terms)) {
-        for (let at = this.lowerBound(term); at < this.sorted.length && this.sorted[at]!.startsWith(term); at++) {
-          const derived = this.sorted[at]!;
-          const distance = derived.length - term.length;
-          if (distance === 0) continue;
-          const id = this.termIds.get(derived)!;
-          prefixed.add(id);
-          this.accumulate(id, (WEIGHTS.prefix * derived.length) / (derived.length + 0.3 * distance), bit, platform);
-        }
-      }
-      const maxDistance = mode === 'full' && fuzzyOf(term);
-      if (maxDistance) {
-        const candidates = new Set<number>();
-        for (const key of deletionsOf(term, true)) for (const id of this.deletions.get(key) ?? []) candidates.add(id);
-        for (const id of candidates) {
-          if (id === exact || prefixed.has(id)) continue;
-          const derived = this.termText[id]!;
-          if (!withinOneEdit(term, derived)) continue;
-          this.accumulate(id, (WEIGHTS.fuzzy * derived.length) / (derived.length + 1), bit, platform);
-        }
-      }
-    });
-    // Top TOP by score x terms matched; reset the scratch as we go.
-    const top: { doc: number; score: number }[] = [];
-    for (const doc of this.touched) {
-      const score = this.score[doc]! * popcount(this.termMask[doc]!);
-      this.score[doc] = 0;
-      this.termMask[doc] = 0;
-      if (top.length < TOP || score > top[top.length - 1]!.score) {
-        let at = top.length < TOP ? top.length : TOP - 1;
-        while (at > 0 && top[at - 1]!.score < score) at--;
-        top.splice(at, 0, { doc, score });
-        if (top.length > TOP) top.pop();
-      }
-    }
-    const total = this.touched.length;
-    this.touched = [];
-    return { ids: top.map((t) => this.external[t.doc]!), total };
-  }
-}
-
-function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-}
-
-function deletionsOf(term: string, withSelf: boolean): string[] {
-  const keys = withSelf ? [term] : [];
-  for (let i = 0; i < term.length; i++) keys.push(term.slice(0, i) + term.slice(i + 1));
-  return keys;
-}
-
-/** Levenshtein distance <= 1 (a transposition is two edits, as in MiniSearch). */
-function withinOneEdit(a: string, b: string): boolean {
-  if (Math.abs(a.length - b.length) > 1) return false;
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  if (a.length === b.length) return a.slice(i + 1) === b.slice(i + 1);
-  if (a.length > b.length) return a.slice(i + 1) === b.slice(i);
-  return a.slice(i) === b.slice(i + 1);
-}
-
-function handEngine(): Engine {
-  let index!: HandIndex;
-  return {
-    build(docs) {
-      index = new HandIndex();
-      index.beginBulk();
-      for (const doc of docs) index.add(doc);
-      index.endBulk();
-    },
-    search: (query, platform, mode) => index.search(query, platform, mode),
-    replace(oldDoc, newDoc) {
-      index.remove(oldDoc);
-      index.add(newDoc);
-    },
-  };
+async function miniSearchInstalled(): Promise<boolean> {
+  const specifier = 'minisearch';
+  return import(specifier).then(
+    () => true,
+    () => false,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -590,10 +404,10 @@ function percentile(sorted: number[], p: number): number {
 const mib = (bytes: number) => bytes / 1024 / 1024;
 
 async function measure(engineName: string, datasets: number, queryCount: number) {
-  const engine = engineName === 'minisearch' ? await miniSearchEngine() : handEngine();
+  const engine = seamEngine(engineName === 'minisearch' ? await miniSearchSeam() : createSearchEngine());
   const docs = [...rankingDocs(), ...generateCatalogue(datasets - 3)];
   const queries = makeQueries(docs.slice(3), queryCount);
-  const side = Math.min(400, Math.floor(queryCount / 5)); // queries for warm-up (half), modes and agreement
+  const side = Math.min(400, Math.floor(queryCount / 5)); // queries for warm-up (half) and agreement
   const load = loadavg()[0]!;
   gc();
   gc();
@@ -633,18 +447,6 @@ async function measure(engineName: string, datasets: number, queryCount: number)
     unfiltered.push(performance.now() - start);
   }
   unfiltered.sort((a, b) => a - b);
-  // What prefix and fuzzy cost: the first `side` queries (a quarter of each kind) in each mode.
-  const modes: Record<Mode, { p50: number; p99: number }> = {} as never;
-  for (const mode of ['full', 'no-fuzzy', 'exact'] as Mode[]) {
-    const list: number[] = [];
-    for (const q of queries.slice(0, side)) {
-      const start = performance.now();
-      engine.search(q.query, q.platform, mode);
-      list.push(performance.now() - start);
-    }
-    list.sort((a, b) => a - b);
-    modes[mode] = { p50: percentile(list, 50), p99: percentile(list, 99) };
-  }
   // The top 10 of the first `side` queries, for the parent to compare the engines' answers.
   const tops = queries.slice(0, side).map((q) => engine.search(q.query, q.platform).ids.slice(0, 10));
 
@@ -663,7 +465,7 @@ async function measure(engineName: string, datasets: number, queryCount: number)
     const original = targets[k % targets.length]!;
     const updated = { ...original, description: `${original.description} Now also ${marker}.` };
     const start = performance.now();
-    engine.replace(old, updated);
+    engine.replace(updated);
     updateMs.push(performance.now() - start);
     current.set(updated.id, updated);
     const qStart = performance.now();
@@ -707,7 +509,6 @@ async function measure(engineName: string, datasets: number, queryCount: number)
     latency,
     unfilteredOneWord: { p50: percentile(unfiltered, 50), p99: percentile(unfiltered, 99) },
     meanMatches: matches / queries.length,
-    modes,
     tops,
     update: { p50: percentile(updateMs, 50), p99: percentile(updateMs, 99), max: updateMs[updateMs.length - 1]! },
     nextQuery: { p50: percentile(nextQueryMs, 50), p99: percentile(nextQueryMs, 99) },
@@ -753,7 +554,7 @@ function runChild(engine: string, datasets: number): Promise<Result> {
 }
 
 async function orchestrate(): Promise<void> {
-  const ENGINES = ['minisearch', 'hand'];
+  const ENGINES = (await miniSearchInstalled()) ? ['minisearch', 'hand'] : ['hand'];
   const sizes = options.datasets!.split(',').map(Number);
   const rounds = Number(options.rounds);
   const side = Math.min(400, Math.floor(Number(options.queries) / 5));
@@ -761,7 +562,7 @@ async function orchestrate(): Promise<void> {
   const f2 = (x: number) => x.toFixed(2);
   console.log(`search engines, ${cpus().length} cores, node ${process.version}, load ${loadavg().map(f2).join(' ')}`);
   console.log(
-    `fields and boosts ${JSON.stringify(BOOST)}; prefix on the last word; fuzzy 1 edit on words >= 5 letters; OR of terms; top ${TOP}; platform filter on every query`,
+    `minihub's fields and weights ${JSON.stringify(FIELD_WEIGHTS)}; every word required; prefix on the last word; fuzzy 1 edit on words of 5-9 letters, 2 from 10; top ${TOP}; platform filter on every query; engines ${ENGINES.join(', ')}`,
   );
   for (const size of sizes) {
     const results: Result[] = [];
@@ -778,21 +579,22 @@ async function orchestrate(): Promise<void> {
       `\n## ${size.toLocaleString('en')} datasets x 20 columns, ${rounds} round(s), ${options.queries} queries each`,
     );
     console.log(
-      `| engine | round | load | build s | heap MiB | RSS MiB | peak RSS MiB | heap B/doc | 1-word p50/p99 ms | 3-word p50/p99 | prefix p50/p99 | typo p50/p99 | all p50/p99 | 1-word unfiltered p50 | first ${side} q p50/p99: full, no fuzzy, exact | matches/query | replace p50/p99/max ms | next query p50 ms | visible | stale gone | ranking A/C/B (name/desc/column) |`,
+      `| engine | round | load | build s | heap MiB | RSS MiB | peak RSS MiB | heap B/doc | 1-word p50/p99 ms | 3-word p50/p99 | prefix p50/p99 | typo p50/p99 | all p50/p99 | 1-word unfiltered p50 | matches/query | replace p50/p99/max ms | next query p50 ms | visible | stale gone | ranking A/C/B (name/desc/column) |`,
     );
-    console.log('|' + ' --- |'.repeat(21));
+    console.log('|' + ' --- |'.repeat(20));
     results.forEach((r, i) => {
       const l = r.latency;
       const pp = (k: string) => `${f2(l[k]!.p50)} / ${f2(l[k]!.p99)}`;
       console.log(
-        `| ${r.engine} | ${Math.floor(i / 2) + 1} | ${f2(r.load)} | ${f2(r.buildMs / 1000)} | ${f1(r.heapMiB)} | ${f1(r.rssMiB)} | ${f1(r.peakRssMiB)} | ${Math.round(r.bytesPerDoc)} | ${pp('one-word')} | ${pp('three-word')} | ${pp('prefix')} | ${pp('typo')} | ${pp('all')} | ${f2(r.unfilteredOneWord.p50)} | ${(['full', 'no-fuzzy', 'exact'] as Mode[]).map((m) => `${f2(r.modes[m].p50)}/${f2(r.modes[m].p99)}`).join(', ')} | ${Math.round(r.meanMatches)} | ${f2(r.update.p50)} / ${f2(r.update.p99)} / ${f2(r.update.max)} | ${f2(r.nextQuery.p50)} | ${r.visible} | ${r.staleGone} | ${Object.entries(
+        `| ${r.engine} | ${Math.floor(i / ENGINES.length) + 1} | ${f2(r.load)} | ${f2(r.buildMs / 1000)} | ${f1(r.heapMiB)} | ${f1(r.rssMiB)} | ${f1(r.peakRssMiB)} | ${Math.round(r.bytesPerDoc)} | ${pp('one-word')} | ${pp('three-word')} | ${pp('prefix')} | ${pp('typo')} | ${pp('all')} | ${f2(r.unfilteredOneWord.p50)} | ${Math.round(r.meanMatches)} | ${f2(r.update.p50)} / ${f2(r.update.p99)} / ${f2(r.update.max)} | ${f2(r.nextQuery.p50)} | ${r.visible} | ${r.staleGone} | ${Object.entries(
           r.ranking,
         )
           .map(([q, v]) => `${q}: ${v}`)
           .join('; ')} |`,
       );
     });
-    // Ratios hand / minisearch within each round.
+    // Ratios hand / minisearch within each round, when both ran.
+    if (ENGINES.length < 2) continue;
     console.log('\nratios hand / minisearch, per round (below 1: the hand-written index is cheaper or faster)');
     for (let round = 0; round < rounds; round++) {
       const pair = results.slice(round * 2, round * 2 + 2);
