@@ -12,9 +12,10 @@ export function byScoreDescending(scores: number[]): number[] {
   const keys = Float64Array.from(scores);
   const words = new Uint32Array(keys.buffer);
   const low = LITTLE_ENDIAN ? 0 : 1;
-  for (let i = 0; i < keys.length; i++) words[2 * i + low] = i;
+  // The complement, so that of equal scores the earlier position comes first, as a stable sort would.
+  for (let i = 0; i < keys.length; i++) words[2 * i + low] = 0xffffffff - i;
   keys.sort();
   const order: number[] = [];
-  for (let i = keys.length - 1; i >= 0; i--) order.push(words[2 * i + low]!);
+  for (let i = keys.length - 1; i >= 0; i--) order.push(0xffffffff - words[2 * i + low]!);
   return order;
 }
