@@ -9,7 +9,8 @@ import { DEFAULT_MAX_AGG_VALUES, facetsOf } from '../search/facets.ts';
 import { parseFilters, type AndFilterInput, type FacetFilterInput } from '../search/filters.ts';
 import { matchedFields } from '../search/matched-fields.ts';
 import type { TextField } from '../search/fields.ts';
-import { runSearch, type Match } from '../search/query.ts';
+import { runSearch } from '../search/query.ts';
+import type { Match, RankedMatches } from '../search/ranked-matches.ts';
 import type { AspectReader } from '../store/catalogue.ts';
 import type { QueryContext } from './context.ts';
 import { facetDisplayName, searchedEntity } from './search-views.ts';
@@ -85,11 +86,11 @@ function results(reader: AspectReader, page: readonly Match[]) {
 function facets(
   reader: AspectReader,
   input: CommonInput,
-  matches: readonly Match[],
+  matches: RankedMatches,
   selected: Parameters<typeof facetsOf>[1],
 ) {
   if (input.searchFlags?.skipAggregates === true) return [];
-  return facetsOf(matches, selected, input.searchFlags?.maxAggValues ?? DEFAULT_MAX_AGG_VALUES).map((facet) => ({
+  return facetsOf(matches.facets, selected, input.searchFlags?.maxAggValues ?? DEFAULT_MAX_AGG_VALUES).map((facet) => ({
     field: facet.field,
     displayName: facet.displayName,
     entity: null,

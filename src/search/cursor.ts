@@ -2,14 +2,14 @@
 // next page starts right after it even when entities were added or removed in between.
 
 import { badRequest } from '../errors.ts';
-import type { Match } from './query.ts';
+import type { Match, RankedMatches } from './ranked-matches.ts';
 
 export function scrollIdAfter(match: Match): string {
   return Buffer.from(JSON.stringify([match.score, match.urn])).toString('base64url');
 }
 
 /** Where the page after `scrollId` starts in `matches` (0 without one); a malformed id is a 400. */
-export function scrollStart(matches: readonly Match[], scrollId: string | null | undefined): number {
+export function scrollStart(matches: RankedMatches, scrollId: string | null | undefined): number {
   if (scrollId == null || scrollId === '') return 0;
   let position: unknown;
   try {
@@ -20,7 +20,6 @@ export function scrollStart(matches: readonly Match[], scrollId: string | null |
   if (!Array.isArray(position) || typeof position[0] !== 'number' || typeof position[1] !== 'string')
     throw badRequest('Invalid scrollId: pass the nextScrollId of the previous page unchanged');
   const [score, urn] = position as [number, string];
-  // The first match that sorts after the position (score descending, then URN ascending).
-  const index = matches.findIndex((match) => match.score < score || (match.score === score && match.urn > urn));
-  return index < 0 ? matches.length : index;
+  // Right after the matches that rank at or before the position (score descending, then URN ascending).
+  return matches.countUpTo(score, urn);
 }

@@ -1,9 +1,8 @@
-// DataHub's facets over a search's matches: per facet field, how many matches hold each value. Counted
+// DataHub's facets over a search's matches (their facet values): per facet field, how many matches hold each value. Counted
 // over every match after all filters (a facet's own filter included, as DataHub's aggregations run on the
 // filtered query), with each filtered-on value listed even at count 0 as DataHub adds it back.
 
 import type { FacetValues } from './documents.ts';
-import type { Match } from './query.ts';
 
 /** The facet fields answered, with DataHub's display names. */
 export const FACET_FIELDS: readonly {
@@ -38,14 +37,13 @@ export interface Facet {
 
 /** The facets of `matches`, most frequent value first (ties by value), at most `maxValues` each. */
 export function facetsOf(
-  matches: readonly Match[],
+  matches: readonly FacetValues[],
   selected: ReadonlyMap<string, readonly string[]>,
   maxValues: number,
 ): Facet[] {
   return FACET_FIELDS.map(({ field, displayName, values }) => {
     const counts = new Map<string, number>();
-    for (const match of matches)
-      for (const value of values(match.facets)) counts.set(value, (counts.get(value) ?? 0) + 1);
+    for (const facets of matches) for (const value of values(facets)) counts.set(value, (counts.get(value) ?? 0) + 1);
     for (const value of selected.get(field) ?? []) if (!counts.has(value)) counts.set(value, 0);
     const aggregations = [...counts]
       .map(([value, count]) => ({ value, count }))

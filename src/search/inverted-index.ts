@@ -1,10 +1,11 @@
 // A hand-written in-memory inverted index scored with BM25+ per field, as MiniSearch scored it: documents
-// in, ranked ids with their matched terms out. It knows text and weights only, never the catalogue.
+// in, ranked ids with their matched terms out. Removal cleans up as it goes, a posting list at a time, so
+// no call ever rebuilds the whole index. It knows text and weights only, never the catalogue.
 
 import { FIELD_WEIGHTS, TEXT_FIELDS, type DocumentText, type TextField } from './fields.ts';
 import { tokenize } from './text.ts';
 import { fieldTerms } from './field-terms.ts';
-import { byScoreDescending } from './score-order.ts';
+import { TermDictionary } from './term-dictionary.ts';
 import { fuzzyEdits, termsWithinEdits } from './term-neighbours.ts';
 
 const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
@@ -13,14 +14,26 @@ const PREFIX_WEIGHT = 0.375;
 const FUZZY_WEIGHT = 0.45;
 const BOOST = TEXT_FIELDS.map((field) => FIELD_WEIGHTS[field]);
 
-export interface IndexHit {
-  id: string;
-  score: number;
-  /** Matched document term → the fields it occurs in. */
-  matches: Record<string, TextField[]>;
+/** Matched document term → the fields it occurs in. */
+export type TermMatches = Record<string, TextField[]>;
+
+/** A query's matches, in no particular order; valid until the index next changes. */
+export interface IndexResult {
+  readonly size: number;
+  id(i: number): string;
+  score(i: number): number;
+  matches(i: number): TermMatches;
 }
 
-/** One term in one field: the documents holding it, how often, and how many of them are not removed. */
+const NO_RESULT: IndexResult = { size: 0, id: noHit, score: noHit, matches: noHit };
+function noHit(i: number): never {
+  throw new RangeError(`no hit ${i} in an empty result`);
+}
+
+/**
+ * One term in one field: the documents holding it, how often, and how many of them are not removed. The
+ * removed ones are cleaned out once they are as many as the others, so they never outnumber them.
+ */
 interface Postings {
   docs: number[];
   freqs: number[];
@@ -31,18 +44,22 @@ interface Postings {
 type Derived = { term: number; weight: number }[];
 
 export class InvertedIndex {
-  #termIds = new Map<string, number>();
-  #terms: string[] = [];
-  #sorted: string[] = []; // every term in order, for prefixes
-  #unsorted: string[] = []; // terms added since the last query, merged into #sorted by the next one
+  #terms = new TermDictionary();
   #postings: (Postings | undefined)[][] = TEXT_FIELDS.map(() => []); // [field][term]
   #fieldLength: number[][] = TEXT_FIELDS.map(() => []); // [field][doc], distinct terms
   #totalLength = TEXT_FIELDS.map(() => 0); // over live documents
   #ids: string[] = []; // [doc] → id
   #docTerms: (Uint32Array | null)[] = []; // [doc] → (term × 16 + field, frequency) pairs; null once removed
+  // [doc] → postings of a removed document still in some list; at zero its slot is free for another.
+  #references: number[] = [];
+  #freeDocs: number[] = [];
   #byId = new Map<string, number>();
   #livePostings = 0;
   #deadPostings = 0;
+  // Per-put scratch: the put that last met a term, and where its pair is.
+  #stamp = 0;
+  #stampOf = new Uint32Array(0);
+  #pairOf = new Uint32Array(0);
   // Per-query scratch, reused: a document's score and how many query words it has matched so far.
   #score = new Float64Array(0);
   #count = new Uint32Array(0);
@@ -51,72 +68,112 @@ export class InvertedIndex {
     return this.#byId.size;
   }
 
-  /** Postings of live documents and of removed ones not yet compacted away. */
-  get postings(): { live: number; dead: number } {
-    return { live: this.#livePostings, dead: this.#deadPostings };
+  /** What the index holds: postings of live documents and of removed ones not yet cleaned out, slots, terms. */
+  get stats(): { live: number; dead: number; slots: number; terms: number } {
+    const slots = this.#ids.length - this.#freeDocs.length;
+    return { live: this.#livePostings, dead: this.#deadPostings, slots, terms: this.#terms.size };
   }
 
   /** Adds the document `id`, or replaces it when already there. */
   put(id: string, text: DocumentText): void {
     this.remove(id);
-    this.#add(
-      id,
-      fieldTerms(text).map((terms) => {
-        const counts = new Map<string, number>();
-        for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
-        return counts;
-      }),
-    );
+    const doc = this.#freeDocs.pop() ?? this.#ids.length;
+    this.#ids[doc] = id;
+    this.#byId.set(id, doc);
+    // (term × 16 + field, frequency) pairs. A word is in one field of a document only (fieldTerms keeps it in
+    // its heaviest), so a term's pair is found by the term alone, through a stamp of this call.
+    const pairs: number[] = [];
+    const stamp = ++this.#stamp;
+    fieldTerms(text).forEach((words, f) => {
+      for (const word of words) {
+        const term = this.#terms.intern(word);
+        if (term >= this.#stampOf.length) this.#growStamps(term);
+        if (this.#stampOf[term] === stamp) pairs[this.#pairOf[term]! + 1]!++;
+        else {
+          this.#stampOf[term] = stamp;
+          this.#pairOf[term] = pairs.length;
+          pairs.push(term * 16 + f, 1);
+        }
+      }
+    });
+    const lengths = TEXT_FIELDS.map(() => 0);
+    for (let i = 0; i < pairs.length; i += 2) {
+      const f = pairs[i]! & 15;
+      const postings = (this.#postings[f]![pairs[i]! >>> 4] ??= { docs: [], freqs: [], live: 0 });
+      postings.docs.push(doc);
+      postings.freqs.push(pairs[i + 1]!);
+      postings.live++;
+      lengths[f]!++;
+    }
+    lengths.forEach((length, f) => {
+      this.#fieldLength[f]![doc] = length;
+      this.#totalLength[f]! += length;
+    });
+    this.#docTerms[doc] = Uint32Array.from(pairs);
+    this.#livePostings += pairs.length / 2;
   }
 
-  /** Removes `id`: its postings become tombstones, skipped by queries and dropped by compaction. */
+  #growStamps(term: number): void {
+    const size = Math.max(1024, (term + 1) * 2);
+    const stampOf = new Uint32Array(size);
+    stampOf.set(this.#stampOf);
+    const pairOf = new Uint32Array(size);
+    pairOf.set(this.#pairOf);
+    this.#stampOf = stampOf;
+    this.#pairOf = pairOf;
+  }
+
+  /**
+   * Removes `id`. Its postings stay behind, skipped by queries, until a posting list holds as many removed
+   * documents as live ones: then that list is cleaned, which costs its length, paid for by the removals
+   * that filled it. A document's slot and a term's number are reused once no list names them.
+   */
   remove(id: string): void {
     const doc = this.#byId.get(id);
     if (doc === undefined) return;
     this.#byId.delete(id);
     const pairs = this.#docTerms[doc]!;
     this.#docTerms[doc] = null;
-    for (let i = 0; i < pairs.length; i += 2) this.#postings[pairs[i]! & 15]![pairs[i]! >>> 4]!.live--;
+    this.#references[doc] = pairs.length / 2;
     for (let f = 0; f < TEXT_FIELDS.length; f++) this.#totalLength[f]! -= this.#fieldLength[f]![doc]!;
     this.#livePostings -= pairs.length / 2;
     this.#deadPostings += pairs.length / 2;
-    // Compacting costs one pass over the live postings; after a quarter more dead ones, that is amortised.
-    if (this.#deadPostings * 4 > this.#livePostings + this.#deadPostings) this.compact();
-  }
-
-  /** Rebuilds the index from its live documents: tombstones, unused terms and document slots go. */
-  compact(): void {
-    const docs: [string, Map<string, number>[]][] = [];
-    for (const [id, doc] of this.#byId) {
-      const fields = TEXT_FIELDS.map(() => new Map<string, number>());
-      const pairs = this.#docTerms[doc]!;
-      for (let i = 0; i < pairs.length; i += 2)
-        fields[pairs[i]! & 15]!.set(this.#terms[pairs[i]! >>> 4]!, pairs[i + 1]!);
-      docs.push([id, fields]);
+    if (pairs.length === 0) this.#freeDocs.push(doc);
+    for (let i = 0; i < pairs.length; i += 2) {
+      const f = pairs[i]! & 15;
+      const term = pairs[i]! >>> 4;
+      const postings = this.#postings[f]![term]!;
+      postings.live--;
+      if (postings.docs.length >= 2 * postings.live) this.#clean(f, term, postings);
     }
-    const fresh = new InvertedIndex();
-    for (const [id, fields] of docs) fresh.#add(id, fields);
-    this.#termIds = fresh.#termIds;
-    this.#terms = fresh.#terms;
-    this.#sorted = fresh.#sorted;
-    this.#unsorted = fresh.#unsorted;
-    this.#postings = fresh.#postings;
-    this.#fieldLength = fresh.#fieldLength;
-    this.#totalLength = fresh.#totalLength;
-    this.#ids = fresh.#ids;
-    this.#docTerms = fresh.#docTerms;
-    this.#byId = fresh.#byId;
-    this.#livePostings = fresh.#livePostings;
-    this.#deadPostings = 0;
-    this.#score = new Float64Array(0);
-    this.#count = new Uint32Array(0);
   }
 
-  /** The documents matching every word of `query` (in `fields` only, when given), best first. */
-  query(query: string, fields?: readonly TextField[]): IndexHit[] {
+  // Drops the removed documents from one posting list, and the list itself (and its term) once empty.
+  #clean(f: number, term: number, postings: Postings): void {
+    const { docs, freqs } = postings;
+    let kept = 0;
+    for (let i = 0; i < docs.length; i++) {
+      const doc = docs[i]!;
+      if (this.#docTerms[doc] !== null) {
+        docs[kept] = doc;
+        freqs[kept++] = freqs[i]!;
+      } else if (--this.#references[doc]! === 0) this.#freeDocs.push(doc);
+    }
+    this.#deadPostings -= docs.length - kept;
+    docs.length = kept;
+    freqs.length = kept;
+    if (kept > 0) return;
+    this.#postings[f]![term] = undefined;
+    if (this.#postings.every((table) => table[term] === undefined)) this.#terms.drop(term);
+  }
+
+  /**
+   * The documents matching every word of `query` (in `fields` only, when given), in no particular order:
+   * their scores at once, the terms they matched only when asked, for the few a page shows.
+   */
+  query(query: string, fields?: readonly TextField[]): IndexResult {
     const words = [...new Set(tokenize(query))];
-    if (words.length === 0) return [];
-    this.#sortTerms();
+    if (words.length === 0) return NO_RESULT;
     const allowed = fields === undefined ? null : new Set(fields.map((field) => TEXT_FIELDS.indexOf(field)));
     const lastWord = tokenize(query).at(-1)!;
     // The rarest word first: later words only visit the documents every earlier word matched.
@@ -124,7 +181,7 @@ export class InvertedIndex {
       .map((word) => this.#derive(word, word === lastWord))
       .map((terms) => ({ terms, cost: this.#cost(terms, allowed) }))
       .sort((a, b) => a.cost - b.cost);
-    if (derived[0]!.cost === 0) return [];
+    if (derived[0]!.cost === 0) return NO_RESULT;
     const n = this.#ids.length;
     if (this.#score.length < n) {
       this.#score = new Float64Array(Math.ceil(n * 1.25));
@@ -136,105 +193,51 @@ export class InvertedIndex {
     });
     const all = words.length;
     const docs: number[] = [];
-    for (const doc of touched) if (this.#count[doc] === all) docs.push(doc);
-    const hits: IndexHit[] = [];
-    for (const at of byScoreDescending(docs.map((doc) => this.#score[doc]!))) {
-      const doc = docs[at]!;
-      // MiniSearch multiplies by the number of query words matched: here always all of them.
-      hits.push({ id: this.#ids[doc]!, score: this.#score[doc]! * all, matches: {} });
-      this.#count[doc] = hits.length + all; // the hit's place + all + 1, told apart from a count of words
-    }
-    // A second walk over the same postings, for the hits only: cheaper than noting every posting on the way.
-    for (const { terms } of derived) for (const { term } of terms) this.#addMatches(term, allowed, hits, all);
+    const scores: number[] = [];
     for (const doc of touched) {
+      // MiniSearch multiplies by the number of query words matched: here always all of them.
+      if (this.#count[doc] === all) {
+        docs.push(doc);
+        scores.push(this.#score[doc]! * all);
+      }
       this.#score[doc] = 0;
       this.#count[doc] = 0;
     }
-    return hits;
+    const matched = new Set(derived.flatMap(({ terms }) => terms.map(({ term }) => term)));
+    return {
+      size: docs.length,
+      id: (i) => this.#ids[docs[i]!]!,
+      score: (i) => scores[i]!,
+      matches: (i) => this.#matches(docs[i]!, matched, allowed),
+    };
   }
 
-  #addMatches(term: number, allowed: ReadonlySet<number> | null, hits: IndexHit[], all: number): void {
-    const text = this.#terms[term]!;
-    for (let f = 0; f < TEXT_FIELDS.length; f++) {
-      if (allowed !== null && !allowed.has(f)) continue;
-      const postings = this.#postings[f]![term];
-      if (postings === undefined || postings.live === 0) continue;
-      const field = TEXT_FIELDS[f]!;
-      for (const doc of postings.docs) {
-        const at = this.#count[doc]! - all;
-        if (at <= 0 || this.#docTerms[doc] === null) continue;
-        const matches = hits[at - 1]!.matches;
-        const list = matches[text];
-        if (list === undefined) matches[text] = ONLY[f]!;
-        else if (!list.includes(field)) matches[text] = [...list, field];
-      }
+  // The query terms a document holds, by field: read from the document's own terms, not the postings.
+  #matches(doc: number, matched: ReadonlySet<number>, allowed: ReadonlySet<number> | null): TermMatches {
+    const found: TermMatches = {};
+    const pairs = this.#docTerms[doc];
+    if (pairs === null || pairs === undefined) return found;
+    for (let i = 0; i < pairs.length; i += 2) {
+      const term = pairs[i]! >>> 4;
+      const f = pairs[i]! & 15;
+      if (!matched.has(term) || (allowed !== null && !allowed.has(f))) continue;
+      const text = this.#terms.text(term);
+      found[text] = [...(found[text] ?? []), TEXT_FIELDS[f]!];
     }
-  }
-
-  #add(id: string, fields: Map<string, number>[]): void {
-    const doc = this.#ids.length;
-    this.#ids.push(id);
-    this.#byId.set(id, doc);
-    const pairs: number[] = [];
-    fields.forEach((counts, f) => {
-      this.#fieldLength[f]![doc] = counts.size;
-      this.#totalLength[f]! += counts.size;
-      const table = this.#postings[f]!;
-      for (const [text, freq] of counts) {
-        const term = this.#termId(text);
-        const postings = (table[term] ??= { docs: [], freqs: [], live: 0 });
-        postings.docs.push(doc);
-        postings.freqs.push(freq);
-        postings.live++;
-        pairs.push(term * 16 + f, freq);
-      }
-    });
-    this.#docTerms.push(Uint32Array.from(pairs));
-    this.#livePostings += pairs.length / 2;
-  }
-
-  #termId(text: string): number {
-    let term = this.#termIds.get(text);
-    if (term !== undefined) return term;
-    term = this.#terms.length;
-    this.#termIds.set(text, term);
-    this.#terms.push(text);
-    this.#unsorted.push(text);
-    return term;
-  }
-
-  #sortTerms(): void {
-    if (this.#unsorted.length === 0) return;
-    if (this.#unsorted.length < 64)
-      for (const term of this.#unsorted) this.#sorted.splice(this.#lowerBound(term), 0, term);
-    else this.#sorted = [...this.#sorted, ...this.#unsorted].sort();
-    this.#unsorted = [];
-  }
-
-  #lowerBound(term: string): number {
-    let low = 0;
-    let high = this.#sorted.length;
-    while (low < high) {
-      const mid = (low + high) >> 1;
-      if (this.#sorted[mid]! < term) low = mid + 1;
-      else high = mid;
-    }
-    return low;
+    return found;
   }
 
   #derive(word: string, isLast: boolean): Derived {
     const terms: Derived = [];
     const seen = new Set<number>();
-    const exact = this.#termIds.get(word);
+    const exact = this.#terms.id(word);
     if (exact !== undefined) {
       terms.push({ term: exact, weight: 1 });
       seen.add(exact);
     }
     if (isLast) {
-      for (let at = this.#lowerBound(word); at < this.#sorted.length && this.#sorted[at]!.startsWith(word); at++) {
-        const text = this.#sorted[at]!;
-        if (text === word) continue;
-        const term = this.#termIds.get(text)!;
+      for (const term of this.#terms.withPrefix(word)) {
+        const text = this.#terms.text(term);
         seen.add(term);
         const distance = text.length - word.length;
         terms.push({ term, weight: (PREFIX_WEIGHT * text.length) / (text.length + 0.3 * distance) });
@@ -242,9 +245,9 @@ export class InvertedIndex {
     }
     const edits = fuzzyEdits(word);
     if (edits === 0) return terms;
-    for (const [text, distance] of termsWithinEdits(this.#sorted, word, edits)) {
-      const term = this.#termIds.get(text)!;
-      if (distance === 0 || seen.has(term)) continue;
+    for (const [text, distance] of termsWithinEdits(this.#terms.sorted(), word, edits)) {
+      const term = this.#terms.id(text);
+      if (term === undefined || distance === 0 || seen.has(term)) continue;
       terms.push({ term, weight: (FUZZY_WEIGHT * text.length) / (text.length + distance) });
     }
     return terms;
@@ -292,6 +295,3 @@ export class InvertedIndex {
     }
   }
 }
-
-/** One field alone, shared by every match in that field only (frozen: nothing may change a shared list). */
-const ONLY = TEXT_FIELDS.map((field) => Object.freeze([field]) as unknown as TextField[]);

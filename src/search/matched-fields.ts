@@ -4,7 +4,7 @@
 import type { AspectReader } from '../store/catalogue.ts';
 import { searchDocument } from './documents.ts';
 import { FIELD_WEIGHTS, type TextField } from './fields.ts';
-import type { Match } from './query.ts';
+import type { Match } from './ranked-matches.ts';
 import { tokenize } from './text.ts';
 
 export interface MatchedField {
@@ -14,7 +14,7 @@ export interface MatchedField {
 
 /** The fields `match` was found in, heaviest first, each with the line of it that holds a matched word. */
 export function matchedFields(reader: AspectReader, match: Match): MatchedField[] {
-  const entries = Object.entries(match.terms);
+  const entries = Object.entries(match.terms());
   if (entries.length === 0) return [];
   const document = searchDocument(reader, match.urn);
   if (document === null) return [];

@@ -6,6 +6,7 @@ import type { FacetValues } from './documents.ts';
 import type { TextField } from './fields.ts';
 import type { SearchFilter } from './filters.ts';
 import type { IndexSnapshot } from './search-index.ts';
+import { RankedMatches } from './ranked-matches.ts';
 
 export interface SearchRequest {
   /** DataHub EntityType names; null or empty for every searched type. */
@@ -18,25 +19,18 @@ export interface SearchRequest {
   fields?: readonly TextField[];
 }
 
-export interface Match {
-  urn: string;
-  score: number;
-  facets: FacetValues;
-  /** Matched term → the fields it was found in; empty for `*`. */
-  terms: Record<string, TextField[]>;
-}
-
 /** Whether `query` asks for everything: DataHub's `*`, or nothing typed. */
 export function matchesAll(query: string): boolean {
   const text = query.trim();
   return text === '' || text === '*';
 }
 
-// The last answer, reused while the index is unchanged: a client scrolling page after page asks the same.
-let last: { index: IndexSnapshot; version: number; key: string; matches: Match[] } | null = null;
+// The last answer, reused while the index is unchanged: a client scrolling page after page asks the same,
+// and the ranking done for one page is kept for the next.
+let last: { index: IndexSnapshot; version: number; key: string; matches: RankedMatches } | null = null;
 
-/** Every match of `request`, best first, ties by URN. */
-export function runSearch(index: IndexSnapshot, request: SearchRequest, key: string): Match[] {
+/** Every match of `request`, ranked best first, ties by URN. */
+export function runSearch(index: IndexSnapshot, request: SearchRequest, key: string): RankedMatches {
   if (last !== null && last.index.engine === index.engine && last.version === index.version && last.key === key)
     return last.matches;
   const types = request.types?.length ? new Set(request.types) : null;
@@ -44,17 +38,32 @@ export function runSearch(index: IndexSnapshot, request: SearchRequest, key: str
     (types === null || types.has(facets.entityType)) &&
     (!facets.removed || request.includeSoftDeleted || request.filter.namesRemoved) &&
     request.filter.matches({ urn, facets });
-  const matches: Match[] = [];
+  const urns: string[] = [];
+  const scores: number[] = [];
+  const facetsOf: FacetValues[] = [];
+  let matches: RankedMatches;
   if (matchesAll(request.query)) {
-    for (const [urn, facets] of index.facets) if (keep(urn, facets)) matches.push({ urn, score: 0, facets, terms: {} });
+    for (const [urn, facets] of index.facets)
+      if (keep(urn, facets)) {
+        urns.push(urn);
+        scores.push(0);
+        facetsOf.push(facets);
+      }
+    matches = new RankedMatches(urns, Float64Array.from(scores), facetsOf, () => ({}));
   } else {
-    for (const hit of index.engine.query(request.query, request.fields)) {
-      const facets = index.facets.get(hit.id);
-      if (facets !== undefined && keep(hit.id, facets))
-        matches.push({ urn: hit.id, score: hit.score, facets, terms: hit.matches });
+    const result = index.engine.query(request.query, request.fields);
+    const hits: number[] = [];
+    for (let i = 0; i < result.size; i++) {
+      const urn = result.id(i);
+      const facets = index.facets.get(urn);
+      if (facets === undefined || !keep(urn, facets)) continue;
+      urns.push(urn);
+      scores.push(result.score(i));
+      facetsOf.push(facets);
+      hits.push(i);
     }
+    matches = new RankedMatches(urns, Float64Array.from(scores), facetsOf, (k) => result.matches(hits[k]!));
   }
-  matches.sort((a, b) => b.score - a.score || (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0));
   last = { index, version: index.version, key, matches };
   return matches;
 }

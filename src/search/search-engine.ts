@@ -4,23 +4,21 @@
 // reads the catalogue.
 
 import type { DocumentText, TextField } from './fields.ts';
-import { InvertedIndex } from './inverted-index.ts';
+import { InvertedIndex, type IndexResult } from './inverted-index.ts';
 
-/** One matching document: its id, its score, and which of its fields each matched term was found in. */
-export interface EngineHit {
-  id: string;
-  score: number;
-  /** Matched document term → the fields it occurs in. */
-  matches: Record<string, TextField[]>;
-}
+/**
+ * A query's matching documents in no particular order (ranking is the caller's): each one's id and score,
+ * and on demand the query terms it holds by field. Valid until the engine next changes.
+ */
+export type EngineResult = IndexResult;
 
 export interface SearchEngine {
   /** Adds the document `id`, or replaces it when already there. */
   put(id: string, text: DocumentText): void;
   /** Removes the document `id`; nothing when it is not there. */
   remove(id: string): void;
-  /** The documents matching every word of `query` (in `fields` only, when given), best first. */
-  query(query: string, fields?: readonly TextField[]): EngineHit[];
+  /** The documents matching every word of `query` (in `fields` only, when given). */
+  query(query: string, fields?: readonly TextField[]): EngineResult;
   readonly size: number;
 }
 

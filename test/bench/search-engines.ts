@@ -27,6 +27,7 @@ import { runInNewContext } from 'node:vm';
 
 import { FIELD_WEIGHTS, TEXT_FIELDS, type DocumentText, type TextField } from '../../src/search/fields.ts';
 import { fieldTerms } from '../../src/search/field-terms.ts';
+import { RankedMatches } from '../../src/search/ranked-matches.ts';
 import { createSearchEngine, type SearchEngine } from '../../src/search/search-engine.ts';
 import { tokenize as tokenizeTerms } from '../../src/search/text.ts';
 import { datasetUrn } from './catalogue.ts';
@@ -288,10 +289,19 @@ function seamEngine(engine: SearchEngine): Engine {
         engine.put(doc.id, documentText(doc));
       }
     },
+    // As src/search/query.ts does: filter the engine's unordered result, rank only the page shown.
     search(query, platform) {
-      const hits = engine.query(query);
-      const kept = platform === null ? hits : hits.filter((hit) => platforms.get(hit.id) === platform);
-      return { ids: kept.slice(0, TOP).map((hit) => hit.id), total: kept.length };
+      const result = engine.query(query);
+      const urns: string[] = [];
+      const scores: number[] = [];
+      for (let i = 0; i < result.size; i++) {
+        const id = result.id(i);
+        if (platform !== null && platforms.get(id) !== platform) continue;
+        urns.push(id);
+        scores.push(result.score(i));
+      }
+      const ranked = new RankedMatches(urns, Float64Array.from(scores), [], () => ({}));
+      return { ids: ranked.slice(0, TOP).map((match) => match.urn), total: urns.length };
     },
     replace(doc) {
       engine.put(doc.id, documentText(doc));
@@ -343,11 +353,13 @@ async function miniSearchSeam(): Promise<SearchEngine> {
       if (index.has(id)) index.discard(id);
     },
     query(query) {
-      return index.search(query).map((r) => ({
-        id: r.id as string,
-        score: r.score,
-        matches: r.match as Record<string, TextField[]>,
-      }));
+      const hits = index.search(query);
+      return {
+        size: hits.length,
+        id: (i) => hits[i]!.id as string,
+        score: (i) => hits[i]!.score,
+        matches: (i) => hits[i]!.match as Record<string, TextField[]>,
+      };
     },
     get size() {
       return index.documentCount;

@@ -1,0 +1,104 @@
+// The search index's vocabulary: each term's number, and every term in code-unit order for prefix and
+// fuzzy lookups. The number of a term no document holds any more is given to the next new term. It knows
+// terms only, never documents or scores.
+
+/** New terms up to this many are inserted one by one into the sorted list; more, and it is merged anew. */
+const INSERT_ONE_BY_ONE = 8;
+
+export class TermDictionary {
+  #ids = new Map<string, number>();
+  #texts: string[] = [];
+  #free: number[] = [];
+  #sorted: string[] = [];
+  // Terms added since the sorted list was last brought up to date; merged in by the next sorted().
+  #unsorted: string[] = [];
+  // Terms dropped since the sorted list was last rebuilt: it may still list them (lookups skip them).
+  #dropped = 0;
+
+  /** How many terms there are. */
+  get size(): number {
+    return this.#ids.size;
+  }
+
+  /** The number of `text`, if it is a term. */
+  id(text: string): number | undefined {
+    return this.#ids.get(text);
+  }
+
+  text(term: number): string {
+    return this.#texts[term]!;
+  }
+
+  /** The number of `text`, which becomes a term when it is not one yet. */
+  intern(text: string): number {
+    let term = this.#ids.get(text);
+    if (term !== undefined) return term;
+    term = this.#free.pop() ?? this.#texts.length;
+    this.#ids.set(text, term);
+    this.#texts[term] = text;
+    this.#unsorted.push(text);
+    return term;
+  }
+
+  /** Forgets `term` (no document holds it any more); its number may go to another term. */
+  drop(term: number): void {
+    this.#ids.delete(this.#texts[term]!);
+    this.#texts[term] = '';
+    this.#free.push(term);
+    this.#dropped++;
+  }
+
+  /**
+   * Every term in code-unit order. It may still list terms dropped since it was last rebuilt (at most a
+   * quarter of it): a caller checks each with id().
+   */
+  sorted(): readonly string[] {
+    if (this.#dropped * 4 > this.#sorted.length || this.#unsorted.length > INSERT_ONE_BY_ONE) this.#rebuild();
+    else if (this.#unsorted.length > 0) {
+      for (const text of this.#unsorted) {
+        if (!this.#ids.has(text)) continue;
+        const at = this.#lowerBound(text);
+        if (this.#sorted[at] !== text) this.#sorted.splice(at, 0, text);
+      }
+      this.#unsorted = [];
+    }
+    return this.#sorted;
+  }
+
+  /** The terms that begin with `prefix`, `prefix` itself excluded, in order. */
+  *withPrefix(prefix: string): Generator<number> {
+    const sorted = this.sorted();
+    for (let at = this.#lowerBound(prefix); at < sorted.length && sorted[at]!.startsWith(prefix); at++) {
+      const term = this.#ids.get(sorted[at]!);
+      if (term !== undefined && sorted[at] !== prefix) yield term;
+    }
+  }
+
+  // One merge of the sorted list with the new terms, leaving out dropped ones: linear in the terms.
+  #rebuild(): void {
+    const added = [...new Set(this.#unsorted)].sort();
+    const sorted = this.#sorted;
+    const merged: string[] = [];
+    let i = 0;
+    let j = 0;
+    while (i < sorted.length || j < added.length) {
+      const text = j >= added.length || (i < sorted.length && sorted[i]! <= added[j]!) ? sorted[i++]! : added[j++]!;
+      if (this.#ids.has(text) && merged[merged.length - 1] !== text) merged.push(text);
+    }
+    this.#sorted = merged;
+    this.#unsorted = [];
+    this.#dropped = 0;
+  }
+
+  #lowerBound(text: string): number {
+    const sorted = this.#sorted;
+    let low = 0;
+    let high = sorted.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (sorted[mid]! < text) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+}
