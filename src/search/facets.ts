@@ -4,24 +4,16 @@
 
 import type { FacetValues } from './documents.ts';
 
-/** The facet fields answered, with DataHub's display names. */
+/** The facet fields answered, with DataHub's display names; each reads a match's value (or values) of it. */
 export const FACET_FIELDS: readonly {
   field: string;
   displayName: string;
-  values: (facets: FacetValues) => readonly string[];
+  values: (facets: FacetValues) => string | null | readonly string[];
 }[] = [
-  { field: '_entityType', displayName: 'Type', values: (facets) => [facets.entityType] },
-  {
-    field: 'platform',
-    displayName: 'Platform',
-    values: (facets) => (facets.platform === null ? [] : [facets.platform]),
-  },
-  { field: 'origin', displayName: 'Environment', values: (facets) => (facets.origin === null ? [] : [facets.origin]) },
-  {
-    field: 'container',
-    displayName: 'Container',
-    values: (facets) => (facets.container === null ? [] : [facets.container]),
-  },
+  { field: '_entityType', displayName: 'Type', values: (facets) => facets.entityType },
+  { field: 'platform', displayName: 'Platform', values: (facets) => facets.platform },
+  { field: 'origin', displayName: 'Environment', values: (facets) => facets.origin },
+  { field: 'container', displayName: 'Container', values: (facets) => facets.container },
   { field: 'tags', displayName: 'Tag', values: (facets) => facets.tags },
   { field: 'owners', displayName: 'Owned By', values: (facets) => facets.owners },
 ];
@@ -43,7 +35,12 @@ export function facetsOf(
 ): Facet[] {
   return FACET_FIELDS.map(({ field, displayName, values }) => {
     const counts = new Map<string, number>();
-    for (const facets of matches) for (const value of values(facets)) counts.set(value, (counts.get(value) ?? 0) + 1);
+    // Every match passes here for every field: no array is made for a single value.
+    for (const facets of matches) {
+      const held = values(facets);
+      if (typeof held === 'string') counts.set(held, (counts.get(held) ?? 0) + 1);
+      else if (held !== null) for (const value of held) counts.set(value, (counts.get(value) ?? 0) + 1);
+    }
     for (const value of selected.get(field) ?? []) if (!counts.has(value)) counts.set(value, 0);
     const aggregations = [...counts]
       .map(([value, count]) => ({ value, count }))

@@ -4,7 +4,7 @@
 
 import { FIELD_WEIGHTS, TEXT_FIELDS, type DocumentText, type TextField } from './fields.ts';
 import { tokenize } from './text.ts';
-import { fieldTerms } from './field-terms.ts';
+import { TermCounter } from './field-terms.ts';
 import { TermDictionary } from './term-dictionary.ts';
 import { fuzzyEdits, termsWithinEdits } from './term-neighbours.ts';
 
@@ -56,10 +56,7 @@ export class InvertedIndex {
   #byId = new Map<string, number>();
   #livePostings = 0;
   #deadPostings = 0;
-  // Per-put scratch: the put that last met a term, and where its pair is.
-  #stamp = 0;
-  #stampOf = new Uint32Array(0);
-  #pairOf = new Uint32Array(0);
+  #counter = new TermCounter();
   // Per-query scratch, reused: a document's score and how many query words it has matched so far.
   #score = new Float64Array(0);
   #count = new Uint32Array(0);
@@ -80,22 +77,7 @@ export class InvertedIndex {
     const doc = this.#freeDocs.pop() ?? this.#ids.length;
     this.#ids[doc] = id;
     this.#byId.set(id, doc);
-    // (term × 16 + field, frequency) pairs. A word is in one field of a document only (fieldTerms keeps it in
-    // its heaviest), so a term's pair is found by the term alone, through a stamp of this call.
-    const pairs: number[] = [];
-    const stamp = ++this.#stamp;
-    fieldTerms(text).forEach((words, f) => {
-      for (const word of words) {
-        const term = this.#terms.intern(word);
-        if (term >= this.#stampOf.length) this.#growStamps(term);
-        if (this.#stampOf[term] === stamp) pairs[this.#pairOf[term]! + 1]!++;
-        else {
-          this.#stampOf[term] = stamp;
-          this.#pairOf[term] = pairs.length;
-          pairs.push(term * 16 + f, 1);
-        }
-      }
-    });
+    const pairs = this.#counter.pairs(text, (word) => this.#terms.intern(word));
     const lengths = TEXT_FIELDS.map(() => 0);
     for (let i = 0; i < pairs.length; i += 2) {
       const f = pairs[i]! & 15;
@@ -111,16 +93,6 @@ export class InvertedIndex {
     });
     this.#docTerms[doc] = Uint32Array.from(pairs);
     this.#livePostings += pairs.length / 2;
-  }
-
-  #growStamps(term: number): void {
-    const size = Math.max(1024, (term + 1) * 2);
-    const stampOf = new Uint32Array(size);
-    stampOf.set(this.#stampOf);
-    const pairOf = new Uint32Array(size);
-    pairOf.set(this.#pairOf);
-    this.#stampOf = stampOf;
-    this.#pairOf = pairOf;
   }
 
   /**
