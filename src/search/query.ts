@@ -1,11 +1,12 @@
 // One search over the index: the query's matches (or every entity for `*`), the types and filters
-// applied, soft-deleted entities left out unless asked for, in ranked order then by URN. Paging, facets
-// and the GraphQL shapes are the caller's; this file only decides what matches and in which order.
+// applied, soft-deleted entities left out unless asked for, ranked (or in sortInput's order) then by URN.
+// Paging, facets and the GraphQL shapes are the caller's; this file decides what matches and in which order.
 
 import type { FacetValues } from './documents.ts';
 import type { TextField } from './fields.ts';
 import type { SearchFilter } from './filters.ts';
 import type { IndexSnapshot } from './search-index.ts';
+import { parseSort, sortMatches, type SearchSort } from './sort.ts';
 
 export interface SearchRequest {
   /** DataHub EntityType names; null or empty for every searched type. */
@@ -16,6 +17,8 @@ export interface SearchRequest {
   includeSoftDeleted: boolean;
   /** Search these text fields only (autocomplete: names); all of them when absent. */
   fields?: readonly TextField[];
+  /** The order (sort.ts); ranked when absent. */
+  sort?: SearchSort;
 }
 
 export interface Match {
@@ -35,7 +38,7 @@ export function matchesAll(query: string): boolean {
 // The last answer, reused while the index is unchanged: a client scrolling page after page asks the same.
 let last: { index: IndexSnapshot; version: number; key: string; matches: Match[] } | null = null;
 
-/** Every match of `request`, best first, ties by URN. */
+/** Every match of `request`, in its sort's order (best first by default), ties by URN. */
 export function runSearch(index: IndexSnapshot, request: SearchRequest, key: string): Match[] {
   if (last !== null && last.index.engine === index.engine && last.version === index.version && last.key === key)
     return last.matches;
@@ -54,7 +57,7 @@ export function runSearch(index: IndexSnapshot, request: SearchRequest, key: str
         matches.push({ urn: hit.id, score: hit.score, facets, terms: hit.matches });
     }
   }
-  matches.sort((a, b) => b.score - a.score || (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0));
-  last = { index, version: index.version, key, matches };
-  return matches;
+  const sorted = sortMatches(matches, request.sort ?? parseSort(null));
+  last = { index, version: index.version, key, matches: sorted };
+  return sorted;
 }
