@@ -96,6 +96,8 @@ export class SearchIndex implements SearchSource {
     }
   }
 
+  // Reads through the catalogue, which keeps what it builds of long log lines: cheaper than keeping the
+  // text (test/bench/NOTES.md).
   #index(urn: string): void {
     const document = searchDocument(this.#catalogue, urn);
     for (const tag of this.#tagsOf.get(urn) ?? []) this.#tagged.get(tag)?.delete(urn);
