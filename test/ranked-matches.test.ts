@@ -86,12 +86,12 @@ test('countUpTo: how many matches rank at or before a position, wherever it fall
     ['d', 1],
   ];
   const matches = ranked(entries);
-  assert.equal(matches.countUpTo(3, 'a'), 1);
-  assert.equal(matches.countUpTo(2, 'b'), 2);
-  assert.equal(matches.countUpTo(2, 'bb'), 2); // a position between two matches, as after a removal
-  assert.equal(matches.countUpTo(2, 'c'), 3);
-  assert.equal(matches.countUpTo(0.5, 'z'), 4);
-  assert.equal(matches.countUpTo(9, 'a'), 0);
+  assert.equal(matches.countUpTo({ values: [3], urn: 'a' }), 1);
+  assert.equal(matches.countUpTo({ values: [2], urn: 'b' }), 2);
+  assert.equal(matches.countUpTo({ values: [2], urn: 'bb' }), 2); // a position between two matches, as after a removal
+  assert.equal(matches.countUpTo({ values: [2], urn: 'c' }), 3);
+  assert.equal(matches.countUpTo({ values: [0.5], urn: 'z' }), 4);
+  assert.equal(matches.countUpTo({ values: [9], urn: 'a' }), 0);
 });
 
 test.run();

@@ -3,7 +3,7 @@
 // facets are put in shape here; what matches and in which order is src/search/query.ts's.
 
 import { badRequest } from '../errors.ts';
-import { scrollIdAfter, scrollStart } from '../search/cursor.ts';
+import { readScrollId, scrollIdAfter, scrollSort, scrollStart } from '../search/cursor.ts';
 import { SEARCHED_TYPES } from '../search/documents.ts';
 import { DEFAULT_MAX_AGG_VALUES, facetsOf } from '../search/facets.ts';
 import { parseFilters, type AndFilterInput, type FacetFilterInput } from '../search/filters.ts';
@@ -11,6 +11,7 @@ import { matchedFields } from '../search/matched-fields.ts';
 import type { TextField } from '../search/fields.ts';
 import { runSearch } from '../search/query.ts';
 import type { Match, RankedMatches } from '../search/ranked-matches.ts';
+import { parseSort, type SearchSort, type SearchSortInput } from '../search/sort.ts';
 import type { AspectReader } from '../store/catalogue.ts';
 import type { QueryContext } from './context.ts';
 import { facetDisplayName, searchedEntity } from './search-views.ts';
@@ -27,6 +28,7 @@ interface SearchFlags {
   skipAggregates?: boolean | null;
   maxAggValues?: number | null;
   includeSoftDeleted?: boolean | null;
+  skipHighlighting?: boolean | null;
 }
 
 interface CommonInput {
@@ -36,6 +38,7 @@ interface CommonInput {
   filters?: readonly FacetFilterInput[] | null;
   orFilters?: readonly AndFilterInput[] | null;
   searchFlags?: SearchFlags | null;
+  sortInput?: SearchSortInput | null;
 }
 
 interface PageInput extends CommonInput {
@@ -55,18 +58,27 @@ interface AutoCompleteInput {
   orFilters?: readonly AndFilterInput[] | null;
 }
 
-/** Every match of `input`, ranked, with the filter's selected values for the facets. */
+/** Every match of `input`, in `sort`'s order, with the filter's selected values for the facets. */
 async function matchesOf(
   input: CommonInput,
   types: readonly string[] | null,
   { search }: QueryContext,
+  sort: SearchSort,
   fields?: readonly TextField[],
 ) {
   const filter = parseFilters(input.orFilters, input.filters);
   const includeSoftDeleted = input.searchFlags?.includeSoftDeleted === true;
   const index = await search.current();
-  const key = JSON.stringify([types, input.query, input.orFilters, input.filters, includeSoftDeleted, fields]);
-  const matches = runSearch(index, { types, query: input.query, filter, includeSoftDeleted, fields }, key);
+  const key = JSON.stringify([
+    types,
+    input.query,
+    input.orFilters,
+    input.filters,
+    includeSoftDeleted,
+    fields,
+    sort.criteria,
+  ]);
+  const matches = runSearch(index, { types, query: input.query, filter, includeSoftDeleted, fields, sort }, key);
   return { matches, selected: filter.selected };
 }
 
@@ -75,11 +87,14 @@ function pageSize(count: number | null | undefined): number {
   return Math.min(count ?? DEFAULT_COUNT, MAX_COUNT);
 }
 
-function results(reader: AspectReader, page: readonly Match[]) {
+function results(reader: AspectReader, page: readonly Match[], flags: SearchFlags | null | undefined) {
+  // DataHub finds matched fields by highlighting, which skipHighlighting turns off.
+  const highlight = flags?.skipHighlighting !== true;
   return page.flatMap((match) => {
     const entity = searchedEntity(reader, match.urn);
     if (entity === null) return [];
-    return [{ entity, matchedFields: () => matchedFields(reader, match), insights: [], extraProperties: [] }];
+    const matched = highlight ? () => matchedFields(reader, match) : [];
+    return [{ entity, matchedFields: matched, insights: [], extraProperties: [] }];
   });
 }
 
@@ -104,14 +119,14 @@ function facets(
 }
 
 async function searchPage(input: PageInput, types: readonly string[] | null, context: QueryContext) {
-  const { matches, selected } = await matchesOf(input, types, context);
+  const { matches, selected } = await matchesOf(input, types, context, parseSort(input.sortInput));
   const start = Math.max(0, input.start ?? 0);
   const count = pageSize(input.count);
   return {
     start,
     count,
     total: matches.length,
-    searchResults: results(context.reader, matches.slice(start, start + count)),
+    searchResults: results(context.reader, matches.slice(start, start + count), input.searchFlags),
     // Counted only when the document selects them (the SDK's scroll does not).
     facets: () => facets(context.reader, input, matches, selected),
     suggestions: [],
@@ -120,7 +135,7 @@ async function searchPage(input: PageInput, types: readonly string[] | null, con
 
 async function complete(input: AutoCompleteInput, type: string, context: QueryContext) {
   const limit = Math.max(0, input.limit ?? DEFAULT_LIMIT);
-  const { matches } = await matchesOf({ ...input, types: [type] }, [type], context, NAME_FIELDS);
+  const { matches } = await matchesOf({ ...input, types: [type] }, [type], context, parseSort(null), NAME_FIELDS);
   const page = matches.slice(0, limit);
   return {
     type,
@@ -139,16 +154,19 @@ export const searchQueries = {
   },
 
   async scrollAcrossEntities({ input }: { input: ScrollInput }, context: QueryContext) {
-    const { matches, selected } = await matchesOf(input, input.types ?? null, context);
-    const start = scrollStart(matches, input.scrollId);
+    const position = readScrollId(input.scrollId);
+    const requested = parseSort(input.sortInput);
+    const sort = scrollSort(requested, requested.criteria.length > 0, position);
+    const { matches, selected } = await matchesOf(input, input.types ?? null, context, sort);
+    const start = scrollStart(matches, position);
     const count = pageSize(input.count);
     const page = matches.slice(start, start + count);
     const last = page.at(-1);
     return {
-      nextScrollId: last !== undefined && start + count < matches.length ? scrollIdAfter(last) : null,
+      nextScrollId: last !== undefined && start + count < matches.length ? scrollIdAfter(last, sort) : null,
       count,
       total: matches.length,
-      searchResults: results(context.reader, page),
+      searchResults: results(context.reader, page, input.searchFlags),
       // Counted only when the document selects them (the SDK's scroll does not).
       facets: () => facets(context.reader, input, matches, selected),
     };

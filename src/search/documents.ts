@@ -6,6 +6,7 @@ import { aspectObject, bool, obj, objects, str, strings, urnId } from '../aspect
 import { currentDescription } from '../resolvers/views/description.ts';
 import { entityTypeOf } from '../resolvers/views/entity-registry.ts';
 import type { AspectReader } from '../store/catalogue.ts';
+import { browsePathV2 } from './browse-path.ts';
 import type { DocumentText } from './fields.ts';
 
 /** The entity types searched, by URN entity type, with DataHub's EntityType name. */
@@ -32,6 +33,8 @@ export interface FacetValues {
   removed: boolean;
   /** `key=value`, DataHub's filter form. */
   customProperties: readonly string[];
+  /** DataHub's browsePathV2 value (browse-path.ts); null for types without one. */
+  browsePathV2: string | null;
 }
 
 export interface SearchDocument {
@@ -85,6 +88,7 @@ export function searchDocument(reader: AspectReader, urn: string): SearchDocumen
     owners,
     removed: bool(aspectObject(reader, urn, 'status'), 'removed') ?? false,
     customProperties: properties.map(([key, value]) => `${key}=${value}`),
+    browsePathV2: browsePathV2(reader, urn, entityType, parts.id),
   };
   return { text, facets, namedTags };
 }

@@ -3,6 +3,7 @@
 // or an operator minihub does not apply is a 400 naming it, never a silent empty result.
 
 import { badRequest, shown } from '../errors.ts';
+import { browsePathTerms } from './browse-path.ts';
 import { SEARCHED_TYPES, type FacetValues } from './documents.ts';
 
 /** DataHub's FacetFilterInput. */
@@ -47,6 +48,7 @@ const FIELDS: Record<string, (candidate: Candidate) => readonly string[]> = {
   removed: ({ facets }) => [String(facets.removed)],
   urn: ({ urn }) => [urn],
   customProperties: ({ facets }) => facets.customProperties,
+  browsePathV2: ({ facets }) => browsePathTerms(facets.browsePathV2),
 };
 
 /** Other names DataHub's clients send for the same fields. */

@@ -1,12 +1,13 @@
 // One search over the index: the query's matches (or every entity for `*`), the types and filters
-// applied, soft-deleted entities left out unless asked for, in ranked order then by URN. Paging, facets
-// and the GraphQL shapes are the caller's; this file only decides what matches and in which order.
+// applied, soft-deleted entities left out unless asked for, ranked (or in sortInput's order) then by URN.
+// Paging, facets and the GraphQL shapes are the caller's; this file decides what matches and in which order.
 
 import type { FacetValues } from './documents.ts';
 import type { TextField } from './fields.ts';
 import type { SearchFilter } from './filters.ts';
 import type { IndexSnapshot } from './search-index.ts';
 import { RankedMatches } from './ranked-matches.ts';
+import { RANKED, type SearchSort } from './sort.ts';
 
 export interface SearchRequest {
   /** DataHub EntityType names; null or empty for every searched type. */
@@ -17,6 +18,8 @@ export interface SearchRequest {
   includeSoftDeleted: boolean;
   /** Search these text fields only (autocomplete: names); all of them when absent. */
   fields?: readonly TextField[];
+  /** The order (sort.ts); ranked when absent. */
+  sort?: SearchSort;
 }
 
 /** Whether `query` asks for everything: DataHub's `*`, or nothing typed. */
@@ -29,7 +32,7 @@ export function matchesAll(query: string): boolean {
 // and the ranking done for one page is kept for the next.
 let last: { index: IndexSnapshot; version: number; key: string; matches: RankedMatches } | null = null;
 
-/** Every match of `request`, ranked best first, ties by URN. */
+/** Every match of `request`, in its sort's order (best first by default), ties by URN. */
 export function runSearch(index: IndexSnapshot, request: SearchRequest, key: string): RankedMatches {
   if (last !== null && last.index.engine === index.engine && last.version === index.version && last.key === key)
     return last.matches;
@@ -41,6 +44,7 @@ export function runSearch(index: IndexSnapshot, request: SearchRequest, key: str
   const urns: string[] = [];
   const scores: number[] = [];
   const facetsOf: FacetValues[] = [];
+  const sort = request.sort ?? RANKED;
   let matches: RankedMatches;
   if (matchesAll(request.query)) {
     for (const [urn, facets] of index.facets)
@@ -49,7 +53,7 @@ export function runSearch(index: IndexSnapshot, request: SearchRequest, key: str
         scores.push(0);
         facetsOf.push(facets);
       }
-    matches = new RankedMatches(urns, Float64Array.from(scores), facetsOf, () => ({}));
+    matches = new RankedMatches(urns, Float64Array.from(scores), facetsOf, () => ({}), sort);
   } else {
     const result = index.engine.query(request.query, request.fields);
     const hits: number[] = [];
@@ -62,7 +66,7 @@ export function runSearch(index: IndexSnapshot, request: SearchRequest, key: str
       facetsOf.push(facets);
       hits.push(i);
     }
-    matches = new RankedMatches(urns, Float64Array.from(scores), facetsOf, (k) => result.matches(hits[k]!));
+    matches = new RankedMatches(urns, Float64Array.from(scores), facetsOf, (k) => result.matches(hits[k]!), sort);
   }
   last = { index, version: index.version, key, matches };
   return matches;

@@ -4,6 +4,7 @@
 
 import type { FacetValues } from './documents.ts';
 import type { TextField } from './fields.ts';
+import { compareSorted, RANKED, type SearchSort, type SortValue } from './sort.ts';
 
 export interface Match {
   urn: string;
@@ -22,6 +23,7 @@ export class RankedMatches {
   readonly #scores: Float64Array;
   readonly #facets: readonly FacetValues[];
   readonly #terms: (k: number) => Record<string, TextField[]>;
+  readonly #sort: SearchSort;
   #order: Uint32Array | null = null; // positions; ranked in [0, #exact), the rest in no order
   #exact = 0;
 
@@ -30,7 +32,9 @@ export class RankedMatches {
     scores: Float64Array,
     facets: readonly FacetValues[],
     terms: (k: number) => Record<string, TextField[]>,
+    sort: SearchSort = RANKED,
   ) {
+    this.#sort = sort;
     this.#urns = urns;
     this.#scores = scores;
     this.#facets = facets;
@@ -65,20 +69,49 @@ export class RankedMatches {
     return page;
   }
 
-  /** How many matches rank at or before the position (`score`, `urn`): where a scroll past it resumes. */
-  countUpTo(score: number, urn: string): number {
-    let count = 0;
-    for (let k = 0; k < this.#urns.length; k++) {
-      const other = this.#scores[k]!;
-      if (other > score || (other === score && this.#urns[k]! <= urn)) count++;
+  /** How many matches come at or before `position` (a scroll id's): where the page after it starts. */
+  countUpTo(position: { values: readonly SortValue[]; urn: string }): number {
+    const [score] = position.values;
+    if (this.#sort === RANKED && typeof score === 'number') {
+      // No ranking needed: one pass comparing each match with the position.
+      let count = 0;
+      for (let k = 0; k < this.#urns.length; k++) {
+        const other = this.#scores[k]!;
+        if (other > score || (other === score && this.#urns[k]! <= position.urn)) count++;
+      }
+      return count;
     }
-    return count;
+    this.#sortAll();
+    const order = this.#order!;
+    let low = 0;
+    let high = order.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (compareSorted(this.#sort, this.#keyed(order[middle]!), position) > 0) high = middle;
+      else low = middle + 1;
+    }
+    return low;
+  }
+
+  #keyed(k: number): { values: SortValue[]; urn: string } {
+    const urn = this.#urns[k]!;
+    return { values: this.#sort.values({ urn, score: this.#scores[k]!, facets: this.#facets[k]! }), urn };
+  }
+
+  // Any sort but the ranked one (sortInput's): every match's values worked out once, then one sort of all.
+  #sortAll(): void {
+    if (this.#order !== null && this.#exact === this.#order.length) return;
+    const keyed = Array.from({ length: this.#urns.length }, (_, k) => ({ k, ...this.#keyed(k) }));
+    keyed.sort((a, b) => compareSorted(this.#sort, a, b));
+    this.#order = Uint32Array.from(keyed, ({ k }) => k);
+    this.#exact = this.#order.length;
   }
 
   // Ranks exactly every position up to `i`. A few more (a page) are picked from the rest with a bounded
   // heap, one pass and mostly a number compared; many more (a long scroll) sort the rest once, natively
   // on the scores' leading bits, then exactly within each run of scores those bits cannot tell apart.
   #rankUpTo(i: number): void {
+    if (this.#sort !== RANKED) return this.#sortAll();
     if (this.#order === null) {
       this.#order = new Uint32Array(this.#urns.length);
       for (let k = 0; k < this.#order.length; k++) this.#order[k] = k;

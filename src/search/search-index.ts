@@ -74,13 +74,31 @@ export class SearchIndex implements SearchSource {
     return { engine: this.#engine, facets: this.#facets, version: this.#version };
   }
 
-  // An entity's text holds the names of its tags and of its container: renaming either changes it too.
+  // An entity's text holds the names of its tags and of its container: renaming either changes it too. Its
+  // browse path holds every container above it: moving a container moves everything below it.
   #changed(urn: string, aspect: string): void {
     this.#dirty.add(urn);
     if (aspect === 'tagProperties') for (const tagged of this.#tagged.get(urn) ?? []) this.#dirty.add(tagged);
     if (aspect === 'containerProperties') for (const child of this.#catalogue.contained(urn)) this.#dirty.add(child);
+    if (aspect === 'container') this.#descendantsChanged(urn);
   }
 
+  // Iterative; a cycle in ingested data ends the walk (no entity is walked twice).
+  #descendantsChanged(container: string): void {
+    const seen = new Set([container]);
+    const pending = [container];
+    for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+      for (const child of this.#catalogue.contained(next)) {
+        if (seen.has(child)) continue;
+        seen.add(child);
+        this.#dirty.add(child);
+        pending.push(child);
+      }
+    }
+  }
+
+  // Reads through the catalogue, which keeps what it builds of long log lines: cheaper than keeping the
+  // text (test/bench/NOTES.md).
   #index(urn: string): void {
     const document = searchDocument(this.#catalogue, urn);
     for (const tag of this.#tagsOf.get(urn) ?? []) this.#tagged.get(tag)?.delete(urn);
