@@ -176,6 +176,16 @@ export function isOwner(reader: AspectReader, username: string, urn: string): bo
 }
 
 /**
+ * Whether the user may write metadata over DataHub's REST protocol (ingestProposal, entities ingest and
+ * delete): Admins only. DataHub asks for EDIT_ENTITY (DELETE_ENTITY for deletes) on each URN, which its
+ * default policies give Editors too; minihub does not, because a proposal may write any aspect, roleMembership
+ * and ownership included, so an Editor could make itself an Admin or the owner of anything.
+ */
+export function mayIngest(reader: AspectReader, username: string): boolean {
+  return roleOf(reader, username) === 'Admin';
+}
+
+/**
  * DataHub's check: passes when the user holds every privilege of at least one group, on `urn` (or on
  * the platform when `urn` is null); otherwise throws DataHub's 403.
  */

@@ -90,7 +90,7 @@ function recordAspects(record: JsonValue): IngestedAspect[] {
   if (!isJsonObject(record)) {
     throw badRequest(`the record is ${describe(record)}; ${EXPECTED_RECORD}`);
   }
-  if ('proposedSnapshot' in record) return mceAspects(record.proposedSnapshot ?? null);
+  if ('proposedSnapshot' in record) return snapshotAspects(record.proposedSnapshot ?? null);
   if ('aspect' in record || 'aspectName' in record) return [mcpAspect(record)];
   if ('bucket' in record) {
     throw badRequest(
@@ -101,7 +101,11 @@ function recordAspects(record: JsonValue): IngestedAspect[] {
   throw badRequest(`the record is ${describe(record)}; ${EXPECTED_RECORD}`);
 }
 
-function mceAspects(snapshotUnion: JsonValue): IngestedAspect[] {
+/**
+ * The aspects of an MCE's snapshot union (`{"com.linkedin[.pegasus2avro].metadata.snapshot.<Entity>Snapshot":
+ * {urn, aspects}}`), checked as a file's are. Throws BAD_REQUEST naming what is wrong.
+ */
+export function snapshotAspects(snapshotUnion: JsonValue): IngestedAspect[] {
   const expected =
     'expected {"com.linkedin.pegasus2avro.metadata.snapshot.<Entity>Snapshot": {"urn", "aspects": [...]}}';
   const entries = isJsonObject(snapshotUnion) ? Object.entries(snapshotUnion) : [];
@@ -149,27 +153,18 @@ function mceAspects(snapshotUnion: JsonValue): IngestedAspect[] {
   });
 }
 
-function mcpAspect(record: JsonObject): IngestedAspect {
-  const { entityUrn, entityType: declared, changeType, aspectName, aspect } = record;
-  if (changeType !== undefined && changeType !== null && changeType !== 'UPSERT') {
-    throw badRequest(`changeType ${quoted(changeType)} is not supported; expected "UPSERT"`);
+/**
+ * One MCP's aspect, checked: its URN as the mutations check it, its entity type, aspect name and value.
+ * `changeTypes` are those the caller writes (a file: UPSERT, or none given). Throws BAD_REQUEST naming the fault.
+ */
+export function mcpAspect(record: JsonObject, changeTypes: readonly string[] = ['UPSERT']): IngestedAspect {
+  const { changeType } = record;
+  if (changeType !== undefined && changeType !== null && !changeTypes.includes(changeType as string)) {
+    const expected = changeTypes.map((type) => `"${type}"`).join(' or ');
+    throw badRequest(`changeType ${quoted(changeType)} is not supported; expected ${expected}`);
   }
-  if (typeof entityUrn !== 'string') {
-    throw badRequest(`the proposal's "entityUrn" is ${describe(entityUrn ?? null)}; expected a urn string`);
-  }
-  // As for snapshots: only a URN the API can read back, checked as the mutations check it.
-  const entityType = checkedEntityType(entityUrn);
-  if (declared !== undefined && declared !== null && declared !== entityType) {
-    throw badRequest(
-      `${shown(entityUrn)}: entityType ${quoted(declared)} does not match the urn; expected "${entityType}"`,
-    );
-  }
-  if (typeof aspectName !== 'string' || aspectName === '') {
-    throw badRequest(
-      `${shown(entityUrn)}: "aspectName" is ${describe(aspectName ?? null)}; expected an aspect name such as "datasetProperties"`,
-    );
-  }
-  const where = `${shown(entityUrn)} ${shown(aspectName)}`;
+  const { urn, entityType, aspect: aspectName, where } = proposalTarget(record);
+  const { aspect } = record;
   if (!isJsonObject(aspect)) {
     throw badRequest(
       `${where}: "aspect" is ${describe(aspect ?? null)}; expected {"value": "<JSON string>"} or {"json": {...}}`,
@@ -199,7 +194,28 @@ function mcpAspect(record: JsonObject): IngestedAspect {
   if (!isJsonObject(value)) {
     throw badRequest(`${where}: the aspect is ${describe(value)}; expected a JSON object`);
   }
-  return { urn: entityUrn, entityType, aspect: aspectName, value: normaliseKeys(value) };
+  return { urn, entityType, aspect: aspectName, value: normaliseKeys(value) };
+}
+
+/** What an MCP names, checked: its URN (as the mutations check it), the entity type it declares, its aspect name. */
+export function proposalTarget(record: JsonObject): { urn: string; entityType: string; aspect: string; where: string } {
+  const { entityUrn, entityType: declared, aspectName } = record;
+  if (typeof entityUrn !== 'string') {
+    throw badRequest(`the proposal's "entityUrn" is ${describe(entityUrn ?? null)}; expected a urn string`);
+  }
+  // As for snapshots: only a URN the API can read back, checked as the mutations check it.
+  const entityType = checkedEntityType(entityUrn);
+  if (declared !== undefined && declared !== null && declared !== entityType) {
+    throw badRequest(
+      `${shown(entityUrn)}: entityType ${quoted(declared)} does not match the urn; expected "${entityType}"`,
+    );
+  }
+  if (typeof aspectName !== 'string' || aspectName === '') {
+    throw badRequest(
+      `${shown(entityUrn)}: "aspectName" is ${describe(aspectName ?? null)}; expected an aspect name such as "datasetProperties"`,
+    );
+  }
+  return { urn: entityUrn, entityType, aspect: aspectName, where: `${shown(entityUrn)} ${shown(aspectName)}` };
 }
 
 /**

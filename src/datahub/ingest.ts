@@ -1,7 +1,7 @@
 // Applies a DataHub file to the store as log records holding only the aspects that change (one per
 // INGEST_BATCH_ASPECTS aspects), so ingesting the same file twice writes nothing the second time.
 
-import type { AspectChange } from '../store/catalogue.ts';
+import type { AspectChange, AspectReader } from '../store/catalogue.ts';
 import type { JsonValue } from '../aspects/json.ts';
 import type { Store } from '../store/store.ts';
 import { parseDataHubFile, parseDataHubPieces, type ParsedFile, type RejectedRecord } from './datahub-file.ts';
@@ -69,6 +69,16 @@ export function parseSource(source: IngestSource): { name: string; parsed: Parse
   return { name: '(records)', parsed: parseDataHubFile(JSON.stringify(source), '(records)') };
 }
 
+/**
+ * Whether `change` would leave the aspect as it is (the same JSON, or a removal of an aspect that is not
+ * there): such a change is never written, so ingesting the same records twice writes nothing the second time.
+ */
+export function isUnchanged(reader: AspectReader, change: AspectChange): boolean {
+  const current = reader.aspect(change.urn, change.aspect);
+  if (change.value === null) return current === undefined;
+  return JSON.stringify(current) === JSON.stringify(change.value);
+}
+
 /** Aspects per log record: bounded, so a large file is many moderate lines rather than one huge one. */
 export const INGEST_BATCH_ASPECTS = 2000;
 
@@ -89,7 +99,7 @@ export async function ingestParsed(
     const batch = all.slice(start, start + INGEST_BATCH_ASPECTS);
     const changes = await store.commit('ingest', actor, (reader) =>
       batch.filter((change) => {
-        const same = JSON.stringify(reader.aspect(change.urn, change.aspect)) === JSON.stringify(change.value);
+        const same = isUnchanged(reader, change);
         if (same) unchanged++;
         return !same;
       }),

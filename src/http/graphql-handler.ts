@@ -4,11 +4,12 @@
 
 import type { TokenService } from '../auth/tokens.ts';
 import { ROOT_USER } from '../auth/users.ts';
-import { AuthenticationError, MinihubError, shown } from '../errors.ts';
+import { MinihubError } from '../errors.ts';
 import type { GraphQLParams } from '../graphql/execute-request.ts';
 import { CachedExecutor, type RequestMethod } from '../graphql/response-cache.ts';
 import type { Limits } from '../limits.ts';
 import type { Store } from '../store/store.ts';
+import { authenticate } from './bearer.ts';
 import { createCors } from './cors.ts';
 import { readGraphQLParams, readGraphQLSearchParams } from './graphql-params.ts';
 import {
@@ -20,6 +21,7 @@ import {
   type HttpAnswer,
   type HttpRequest,
 } from './exchange.ts';
+import { parseJson, readJsonText } from './json-body.ts';
 import { GRAPHQL_RESPONSE, responseMediaType } from './media-type.ts';
 
 export interface GraphQLHandlerOptions {
@@ -41,7 +43,6 @@ interface Label {
   operation: string | undefined;
 }
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
 const RESPONSE_CACHE_BYTES = 64 * 1024 * 1024;
 
 export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHandler {
@@ -129,47 +130,6 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHan
       };
     }
     return { status: 200, body: bytes ?? Buffer.from(JSON.stringify(response)) };
-  }
-}
-
-function authenticate(tokens: TokenService, header: string | undefined): string {
-  try {
-    return tokens.authenticate(header);
-  } catch (error) {
-    if (error instanceof AuthenticationError) {
-      const extensions = { code: 401, type: 'UNAUTHENTICATED', reason: error.reason };
-      // RFC 6750: a request without credentials gets the challenge alone, a bad token an error code too.
-      const challenge =
-        error.reason === 'missing' ? 'Bearer realm="minihub"' : 'Bearer realm="minihub", error="invalid_token"';
-      throw new HttpError(401, error.message, { 'WWW-Authenticate': challenge }, extensions);
-    }
-    throw error;
-  }
-}
-
-/** A POST's body as text: JSON content type, size limit, strict UTF-8. */
-async function readJsonText(request: HttpRequest, maxBytes: number): Promise<string> {
-  const contentType = request.headers['content-type'] ?? '';
-  if (!/^application\/json\s*(;|$)/i.test(contentType)) {
-    throw new HttpError(
-      415,
-      `Content-Type ${contentType === '' ? 'is missing' : `"${shown(contentType)}" is not supported`}; expected application/json`,
-    );
-  }
-  const bytes = await request.body(maxBytes);
-  try {
-    // Fatal decoding: a lenient one would store U+FFFD in place of the bytes the client sent.
-    return UTF8.decode(bytes);
-  } catch {
-    throw new HttpError(400, 'the body is not valid UTF-8; expected UTF-8 encoded JSON');
-  }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new HttpError(400, `the body is not valid JSON: ${(error as Error).message}`);
   }
 }
 

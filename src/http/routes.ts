@@ -5,6 +5,7 @@ import { shown } from '../errors.ts';
 import { errorAnswer, HttpError, jsonAnswer, pathOf, type HttpAnswer, type HttpRequest } from './exchange.ts';
 import { createGraphQLHandler, type GraphQLHandlerOptions } from './graphql-handler.ts';
 import { createStaticFiles, GRAPHIQL_PATH } from './static-files.ts';
+import { createRestHandler, isRestPath } from '../rest/rest-handler.ts';
 
 export interface RouteOptions extends GraphQLHandlerOptions {
   version: string;
@@ -12,10 +13,24 @@ export interface RouteOptions extends GraphQLHandlerOptions {
 
 export type Routes = (request: HttpRequest) => Promise<HttpAnswer>;
 
-const ENDPOINTS = ['POST /api/graphql', 'GET /api/graphql?query=', 'GET /api/graphiql', 'GET /health', 'GET /config'];
+const ENDPOINTS = [
+  'POST /api/graphql',
+  'GET /api/graphql?query=',
+  'GET /api/graphiql',
+  'GET /health',
+  'GET /config',
+  'POST /aspects?action=ingestProposal',
+  'POST /aspects?action=ingestProposalBatch',
+  'GET /aspects/{urn}?aspect=',
+  'POST /entities?action=ingest',
+  'POST /entities?action=delete',
+  'GET /entitiesV2/{urn}',
+];
 
 export function createRoutes(options: RouteOptions): Routes {
   const graphql = createGraphQLHandler(options);
+  // DataHub's REST (Rest.li) protocol, as its Python SDK and `datahub ingest` speak it.
+  const rest = createRestHandler(options);
   // The GraphiQL page and its assets need no token: the queries it sends carry the one typed into it.
   const graphiql = createStaticFiles();
   const config = { noCode: 'true', minihub: true, versions: { minihub: { version: options.version } } };
@@ -30,13 +45,15 @@ export function createRoutes(options: RouteOptions): Routes {
       case '/health':
         return Promise.resolve(getOnly(request, { status: 'ok' }));
       case '/config':
-        // DataHub's Python emitter refuses a server whose /config lacks noCode: "true".
+        // DataHub's Python emitter refuses a server whose /config lacks noCode: "true". It names no
+        // acryldata/datahub version: 1.0.1 or later would switch the SDK to OpenAPI endpoints minihub lacks.
         return Promise.resolve(getOnly(request, config));
       // The GraphiQL page and the files it loads.
       case GRAPHIQL_PATH:
         return graphiql(request, '');
       default:
         if (path.startsWith(`${GRAPHIQL_PATH}/`)) return graphiql(request, path.slice(GRAPHIQL_PATH.length + 1));
+        if (isRestPath(path)) return rest(request);
         throw new HttpError(
           404,
           `no route for ${request.method} ${shown(path)}; minihub serves ${ENDPOINTS.join(', ')}`,
