@@ -279,4 +279,17 @@ test('envelope and transport refusals: no action, a GET, a body that is not JSON
   assertRestliError(await hub.request('/entitiesV2', { headers: sdkHeaders(hub.token) }), 404, /no resource/);
 });
 
+test('a body over the limit is a Rest.li 413, nothing written', async () => {
+  const hub = await openInProcess({ limits: { maxBodyBytes: 4096 } });
+  try {
+    const before = hub.store.recordCount;
+    const proposals = Array.from({ length: 10 }, (_, i) => sdkDatasetProposals(i)).flat();
+    const reply = await batch(hub, proposals);
+    assertRestliError(reply, 413, /4096/);
+    assert.is(hub.store.recordCount, before);
+  } finally {
+    await hub.close();
+  }
+});
+
 test.run();
