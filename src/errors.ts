@@ -19,6 +19,9 @@
 //    AuthenticationError, becomes one with WWW-Authenticate and extensions.reason), 404 no route, 405 with
 //    Allow, 413 body over the limit, 415 not JSON, 417 and 431 (http/client-error.ts), 503 past the
 //    connection limit or once closed. An unexpected throw there is logged and answered 500.
+//    Under DataHub's REST endpoints (/aspects, /entities, /entitiesV2; src/rest/) the same refusals, and
+//    RestliError, are Rest.li error bodies instead: { status, message, exceptionClass } with the header
+//    X-RestLi-Error-Response: true; a proposal the ingest reader refuses (its BAD_REQUEST) is a 422 there.
 // 3. Log or replay error, met opening a data directory; the start is refused (startServer and
 //    Store.open reject, the CLI prints one line) and nothing in the directory is changed. BadLine
 //    (store/log-lines.ts), a line replay cannot read, becomes STORE_CORRUPT naming file:line; a torn last

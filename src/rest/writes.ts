@@ -5,10 +5,10 @@
 
 import { isJsonObject, type JsonObject } from '../aspects/json.ts';
 import { mayIngest } from '../auth/privileges.ts';
-import { snapshotAspects } from '../datahub/datahub-file.ts';
+import { snapshotAspects, type IngestedAspect } from '../datahub/datahub-file.ts';
 import { MinihubError } from '../errors.ts';
-import type { AspectReader } from '../store/catalogue.ts';
-import type { Store } from '../store/store.ts';
+import type { AspectChange } from '../store/catalogue.ts';
+import type { ChangeBuilder, Store } from '../store/store.ts';
 import { checkedEntityType, corpUserUrn } from '../urn.ts';
 import { keyAspectName } from './key-aspects.ts';
 import { forbiddenProposals, proposalChanges, readProposal, type Proposal } from './proposals.ts';
@@ -39,7 +39,7 @@ export async function ingestSnapshot(store: Store, actor: string, body: JsonObje
   const snapshot = isJsonObject(entity) ? entity.value : undefined;
   const urn = isJsonObject(snapshot) ? Object.values(snapshot).find(isJsonObject)?.urn : undefined;
   await commit(store, actor, 'ingestSnapshot', [typeof urn === 'string' ? urn : ''], (reader) => {
-    let aspects;
+    let aspects: IngestedAspect[];
     try {
       aspects = snapshotAspects(snapshot ?? null);
     } catch (error) {
@@ -110,8 +110,8 @@ function commit(
   actor: string,
   op: string,
   urns: readonly string[],
-  build: (reader: AspectReader) => ReturnType<typeof proposalChanges>,
-) {
+  build: ChangeBuilder,
+): Promise<AspectChange[]> {
   const actorUrn = corpUserUrn(actor);
   return store.commit(op, actorUrn, (reader) => {
     if (!mayIngest(reader, actor)) throw forbiddenProposals(actorUrn, urns);
