@@ -134,6 +134,11 @@ test('GET /entitiesV2?aspects=List(a,b) answers those and the key; an unknown en
   const absent = await getEntity(hub, sdkDatasetUrn(2));
   assert.is(absent.status, 200, absent.text);
   assert.equal(Object.keys(absent.json.aspects), ['datasetKey']);
+  const noKey = await hub.request(`/entitiesV2/${urlEncode(urn)}?alwaysIncludeKeyAspect=false`, {
+    headers: sdkHeaders(hub.token),
+  });
+  assert.not.ok('datasetKey' in noKey.json.aspects);
+  assert.ok('datasetProperties' in noKey.json.aspects);
   const bad = await hub.request(`/entitiesV2/${urlEncode(urn)}?aspects=datasetProperties`, {
     headers: sdkHeaders(hub.token),
   });

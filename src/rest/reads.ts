@@ -44,18 +44,20 @@ export function getAspect(catalogue: Catalogue, urn: string, params: URLSearchPa
 
 /**
  * GET /entitiesV2/{urn}: `{urn, entityName, aspects: {name: {name, type, version, value, created}}}`, all the
- * stored aspects or those `?aspects=List(a,b)` names, and the key aspect always. As DataHub answers, an
- * entity that does not exist still answers its key aspect alone.
+ * stored aspects or those `?aspects=List(a,b)` names, and the key aspect (unless `alwaysIncludeKeyAspect=false`).
+ * As DataHub answers, every URN has a result: one that does not exist answers its key aspect alone.
  */
 export function getEntity(catalogue: Catalogue, urn: string, params: URLSearchParams): JsonObject {
   const entityName = checkUrn(urn);
   const wanted = aspectList(singleParam(params, 'aspects'));
+  // DataHub's default; its clients may ask for `alwaysIncludeKeyAspect=false`.
+  const withKey = singleParam(params, 'alwaysIncludeKeyAspect') !== 'false';
   const key = keyAspectOf(urn);
   const names = new Set(wanted ?? catalogue.aspectNames(urn));
-  if (key !== null) names.add(key.aspect);
+  if (key !== null && withKey) names.add(key.aspect);
   const aspects: JsonObject = {};
   for (const name of names) {
-    const value = aspectValue(catalogue, urn, name, true);
+    const value = aspectValue(catalogue, urn, name, withKey);
     if (value === undefined) continue;
     aspects[name] = { name, type: 'VERSIONED', version: 0, value, created: UNKNOWN_CREATED };
   }
