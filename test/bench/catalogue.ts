@@ -1,21 +1,35 @@
 // Generates synthetic catalogues for the benchmark: DataHub MCP files of N datasets x C columns,
 // written in pieces so no single string grows too large, and a raw log of many small records.
+// Every dataset's words are a pure function of its index (catalogue-words.ts), so the bench can ask for them.
 
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 
+import { columnDescription, columnPath, datasetText, platformOf } from './catalogue-words.ts';
+
 export function datasetUrn(index: number): string {
-  return `urn:li:dataset:(urn:li:dataPlatform:postgres,bench.public.table_${index},PROD)`;
+  return `urn:li:dataset:(urn:li:dataPlatform:${platformOf(index)},bench.public.table_${index},PROD)`;
 }
 
 function mcp(entityUrn: string, aspectName: string, json: unknown): string {
   return JSON.stringify({ entityType: 'dataset', entityUrn, changeType: 'UPSERT', aspectName, aspect: { json } });
 }
 
+/** How a bench table's columns are named, and on which platform it is; by default `column_N` on postgres. */
+export interface SchemaShape {
+  platform?: string;
+  path?: (column: number) => string;
+}
+
 /** The schemaMetadata of bench table `index`: `columns` columns, alternately strings and numbers, described by `describe`. */
-export function tableSchema(index: number, columns: number, describe: (column: number) => string): object {
+export function tableSchema(
+  index: number,
+  columns: number,
+  describe: (column: number) => string,
+  shape: SchemaShape = {},
+): object {
   const fields = Array.from({ length: columns }, (_, column) => ({
-    fieldPath: `column_${column}`,
+    fieldPath: shape.path?.(column) ?? `column_${column}`,
     nullable: column % 3 === 0,
     description: describe(column),
     type: { type: { [column % 2 === 0 ? 'com.linkedin.schema.StringType' : 'com.linkedin.schema.NumberType']: {} } },
@@ -24,7 +38,7 @@ export function tableSchema(index: number, columns: number, describe: (column: n
   }));
   return {
     schemaName: `table_${index}`,
-    platform: 'urn:li:dataPlatform:postgres',
+    platform: `urn:li:dataPlatform:${shape.platform ?? 'postgres'}`,
     version: 0,
     hash: '',
     platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: '' } },
@@ -34,20 +48,20 @@ export function tableSchema(index: number, columns: number, describe: (column: n
 
 function datasetRecords(index: number, columns: number): string[] {
   const urn = datasetUrn(index);
+  const text = datasetText(index);
   return [
     mcp(urn, 'datasetProperties', {
-      name: `table_${index}`,
-      description: `Table ${index} of the benchmark catalogue.`,
+      name: text.name,
+      description: text.description,
       customProperties: { owner_team: `team_${index % 50}` },
     }),
     mcp(
       urn,
       'schemaMetadata',
-      tableSchema(
-        index,
-        columns,
-        (column) => `Column ${column} of table ${index}: what it holds and where it comes from.`,
-      ),
+      tableSchema(index, columns, (column) => columnDescription(index, column), {
+        platform: platformOf(index),
+        path: (column) => columnPath(index, column),
+      }),
     ),
     mcp(urn, 'ownership', {
       owners: [{ owner: `urn:li:corpuser:user_${index % 100}`, type: 'TECHNICAL_OWNER' }],
