@@ -136,6 +136,21 @@ export async function load(target: Served, body: () => string, options: LoadOpti
   };
 }
 
+/** Rounds of one load as one figure: mean throughput, p50 and CPU, the worst p99, every failure. */
+export function meanOf(runs: readonly Measured[]): Measured {
+  const mean = (pick: (run: Measured) => number) => runs.reduce((sum, run) => sum + pick(run), 0) / runs.length;
+  return {
+    rps: mean((run) => run.rps),
+    p50: mean((run) => run.p50),
+    p99: Math.max(...runs.map((run) => run.p99)),
+    failures: runs.reduce((sum, run) => sum + run.failures, 0),
+    cpu: mean((run) => run.cpu),
+    ...(runs.every((run) => run.acknowledged !== undefined)
+      ? { acknowledged: mean((run) => run.acknowledged ?? 0) }
+      : {}),
+  };
+}
+
 /** One GraphQL POST to minihub; its parsed answer. */
 export async function graphql(target: { url: string; token: string }, body: string): Promise<unknown> {
   const reply = await fetch(`${target.url}/api/graphql`, {

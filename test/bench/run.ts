@@ -11,8 +11,9 @@ import { parseArgs } from 'node:util';
 
 import { datasetUrn, writeCatalogueFiles, writeLog } from './catalogue.ts';
 import { columnPath } from './catalogue-words.ts';
-import { fmt, graphql, load, log, pin, ROOT, serve, stop, type Measured, type Served } from './harness.ts';
-import { searchLoad, waitForIndex, writeThenSearch, type Report } from './search-bench.ts';
+import { compare, cpuOf, latencies } from './compare.ts';
+import { fmt, graphql, log, pin, ROOT, serve, stop, type Served } from './harness.ts';
+import { SEARCH_CONNECTIONS, searchLoad, waitForIndex, writeThenSearch, type Report } from './search-bench.ts';
 import { RUNNERS, startup } from './startup.ts';
 
 const { values: options } = parseArgs({
@@ -48,6 +49,8 @@ const READ =
   'query getDataset($urn: String!) { dataset(urn: $urn) { urn properties { description } schemaMetadata { fields { fieldPath description } } } }';
 const WRITE = 'mutation updateDescription($input: DescriptionUpdateInput!) { updateDescription(input: $input) }';
 
+const LOADS = { connections: CONNECTIONS, duration: DURATION, warmup: WARMUP, rounds: ROUNDS };
+
 const report: Report = { rows: [], summary: [] };
 const { rows, summary } = report;
 
@@ -65,50 +68,6 @@ function randomWrite(): string {
     subResourceType: 'DATASET_FIELD',
   };
   return JSON.stringify({ query: WRITE, variables: { input } });
-}
-
-/** p50 / p99 of minihub, then of the reference server. */
-function latencies(pair: { a: Measured; b: Measured }): string {
-  return `${fmt(pair.b.p50, 1)} / ${fmt(pair.b.p99, 1)} ms; ${fmt(pair.a.p50, 1)} / ${fmt(pair.a.p99, 1)} ms`;
-}
-
-/** "minihub / reference" CPU use during the loads, as a share of one core. */
-function cpuOf(pair: { a: Measured; b: Measured }): string {
-  return `${fmt(pair.b.cpu * 100)}% / ${fmt(pair.a.cpu * 100)}%`;
-}
-
-async function compare(
-  name: string,
-  a: Served,
-  aLabel: string,
-  b: Served,
-  bLabel: string,
-  bodyA: () => string,
-  bodyB: () => string,
-  writes = false,
-): Promise<{ a: Measured; b: Measured }> {
-  const runsA: Measured[] = [];
-  const runsB: Measured[] = [];
-  // Unmeasured warm-up of each side, as in the reference measurements: JIT, caches, connection pools.
-  await load(a, bodyA, { connections: CONNECTIONS, duration: WARMUP, countAcknowledged: writes });
-  await load(b, bodyB, { connections: CONNECTIONS, duration: WARMUP, countAcknowledged: writes });
-  for (let round = 1; round <= ROUNDS; round++) {
-    runsA.push(await load(a, bodyA, { connections: CONNECTIONS, duration: DURATION, countAcknowledged: writes }));
-    log(`  ${name} ${aLabel} round ${round}: ${fmt(runsA.at(-1)?.rps ?? 0)} req/s`);
-    runsB.push(await load(b, bodyB, { connections: CONNECTIONS, duration: DURATION, countAcknowledged: writes }));
-    log(`  ${name} ${bLabel} round ${round}: ${fmt(runsB.at(-1)?.rps ?? 0)} req/s`);
-  }
-  const mean = (runs: Measured[]): Measured => ({
-    rps: runs.reduce((sum, run) => sum + run.rps, 0) / runs.length,
-    p50: runs.reduce((sum, run) => sum + run.p50, 0) / runs.length,
-    p99: Math.max(...runs.map((run) => run.p99)),
-    failures: runs.reduce((sum, run) => sum + run.failures, 0),
-    cpu: runs.reduce((sum, run) => sum + run.cpu, 0) / runs.length,
-    acknowledged: runs.every((run) => run.acknowledged !== undefined)
-      ? runs.reduce((sum, run) => sum + (run.acknowledged ?? 0), 0) / runs.length
-      : undefined,
-  });
-  return { a: mean(runsA), b: mean(runsB) };
 }
 
 /** minihub against the reference servers: random reads, the mixed load and durable writes. */
@@ -131,7 +90,7 @@ async function readsAndWrites(minihub: Served, work: string): Promise<void> {
   writeFileSync(responseFile, sampleBody);
   const bare = await serve(['test/bench/baselines.ts', 'bare', responseFile]);
 
-  const reads = await compare('reads', bare, 'bare', minihub, 'minihub', randomRead, randomRead);
+  const reads = await compare(LOADS, 'reads', bare, 'bare', minihub, 'minihub', randomRead, randomRead);
   const readRatio = reads.b.rps / reads.a.rps;
   rows.push([
     'random reads',
@@ -147,7 +106,7 @@ async function readsAndWrites(minihub: Served, work: string): Promise<void> {
   );
 
   const mixedBody = () => (Math.random() < 0.05 ? randomWrite() : randomRead());
-  const mixed = await compare('mixed 95/5', bare, 'bare', minihub, 'minihub', randomRead, mixedBody);
+  const mixed = await compare(LOADS, 'mixed 95/5', bare, 'bare', minihub, 'minihub', randomRead, mixedBody);
   const mixedRatio = mixed.b.rps / mixed.a.rps;
   rows.push([
     'mixed 95% reads / 5% writes',
@@ -164,7 +123,17 @@ async function readsAndWrites(minihub: Served, work: string): Promise<void> {
   await stop(bare.child);
 
   const fsync = await serve(['test/bench/baselines.ts', 'fsync', responseFile, join(work, 'fsync.log')]);
-  const writes = await compare('writes', fsync, 'fsync per write', minihub, 'minihub', randomWrite, randomWrite, true);
+  const writes = await compare(
+    LOADS,
+    'writes',
+    fsync,
+    'fsync per write',
+    minihub,
+    'minihub',
+    randomWrite,
+    randomWrite,
+    true,
+  );
   const writeRatio = (writes.b.acknowledged ?? 0) / (writes.a.acknowledged ?? 1);
   rows.push([
     'durable writes, 32 writers',
@@ -183,6 +152,7 @@ async function readsAndWrites(minihub: Served, work: string): Promise<void> {
   // What durable writes cost here with no GraphQL at all: how much of the gap is minihub's own.
   const group = await serve(['test/bench/baselines.ts', 'group', responseFile, join(work, 'group.log')]);
   const floor = await compare(
+    LOADS,
     'writes',
     group,
     'group commit, no GraphQL',
@@ -317,7 +287,7 @@ function printReport(): void {
     '|---|---|---|---|---|---|---|',
     ...rows.map((row) => `| ${row.join(' | ')} |`),
   ].join('\n');
-  const text = `# Benchmark results\n\nMeasured by \`npm run bench\` on ${date}, ${machine}; servers pinned to core 0, the load generator (autocannon, ${CONNECTIONS} connections, ${DURATION} s x ${ROUNDS} rounds per side, alternating) to core 1, after a ${WARMUP} s unmeasured warm-up of each side; start-up runs alone, on every core. Ratios are measured side by side in the same run. "server CPU" is the server's CPU time over the load's wall time: near 100% the server was the limit, well below it the load generator was (then the ratio flatters minihub).\n\n${table}\n`;
+  const text = `# Benchmark results\n\nMeasured by \`npm run bench\` on ${date}, ${machine}; servers pinned to core 0, the load generator (autocannon, ${CONNECTIONS} connections, search ${SEARCH_CONNECTIONS}, ${DURATION} s x ${ROUNDS} rounds per side, alternating) to core 1, after a ${WARMUP} s unmeasured warm-up of each side; start-up runs alone, on every core, and its memory settles once the search index is complete (a first search answered). Search queries are words of a random bench dataset, filtered on its platform. Ratios are measured side by side in the same run. "server CPU" is the server's CPU time over the load's wall time: near 100% the server was the limit, well below it the load generator was (then the ratio flatters minihub).\n\n${table}\n`;
   // A partial run never replaces the whole table.
   if (!QUICK && !ONLY_SEARCH) writeFileSync(join(ROOT, 'test/bench/RESULTS.md'), text);
   console.log(`\n${table}\n`);

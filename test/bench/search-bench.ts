@@ -4,7 +4,7 @@
 
 import { datasetUrn } from './catalogue.ts';
 import { datasetText, platformOf } from './catalogue-words.ts';
-import { cpuSeconds, fmt, graphql, load, log, quantile, type Measured, type Served } from './harness.ts';
+import { cpuSeconds, fmt, graphql, load, log, meanOf, quantile, type Measured, type Served } from './harness.ts';
 
 /** What a search answer carries here: the web app's result list and facets, one page of 10. */
 const SEARCH =
@@ -106,27 +106,19 @@ export async function searchLoad(target: Served, options: SearchRounds, report: 
   }
   for (const { words, name } of kinds) {
     const { measured, totals, errors } = runs.get(words) as { measured: Measured[]; totals: number[]; errors: number };
-    const mean = (pick: (run: Measured) => number) =>
-      measured.reduce((sum, run) => sum + pick(run), 0) / measured.length;
-    const p99 = Math.max(...measured.map((run) => run.p99));
+    const { rps, p50, p99, cpu } = meanOf(measured);
     const hits = `hits: median ${fmt(quantile(totals, 0.5))}, p90 ${fmt(quantile(totals, 0.9))}`;
     report.rows.push([
       `search, ${name} + platform filter, ${fmt(options.datasets)} datasets x 20 columns, ${SEARCH_CONNECTIONS} connections`,
-      `${fmt(mean((run) => run.rps))} req/s`,
+      `${fmt(rps)} req/s`,
       `${hits}; ${errors} failed`,
       '',
-      `${fmt(
-        mean((run) => run.p50),
-        1,
-      )} / ${fmt(p99, 1)} ms`,
-      `${fmt(mean((run) => run.cpu) * 100)}%`,
+      `${fmt(p50, 1)} / ${fmt(p99, 1)} ms`,
+      `${fmt(cpu * 100)}%`,
       'p50 ≤ 2 ms, p99 ≤ 20 ms',
     ]);
     report.summary.push(
-      `search ${name} (${fmt(options.datasets)}): ${fmt(mean((run) => run.rps))} req/s, p50 ${fmt(
-        mean((run) => run.p50),
-        1,
-      )} ms, p99 ${fmt(p99, 1)} ms, ${hits}, failures ${errors}`,
+      `search ${name} (${fmt(options.datasets)}): ${fmt(rps)} req/s, p50 ${fmt(p50, 1)} ms, p99 ${fmt(p99, 1)} ms, ${hits}, failures ${errors}`,
     );
   }
 }
