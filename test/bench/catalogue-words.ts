@@ -12,7 +12,7 @@
 // Descriptions are about as long as the bench's earlier fixed sentences, so reads answer as many bytes.
 
 const REAL_WORDS = (
-  'order customer payment invoice account user event session product price revenue sales daily weekly ' +
+  'order customer payment invoice account user event visitor product price revenue sales daily weekly ' +
   'monthly hourly total amount count status region country city address email phone created updated ' +
   'deleted timestamp date inventory stock warehouse shipment delivery refund discount coupon campaign ' +
   'marketing click impression conversion funnel cohort retention churn subscription plan billing ledger ' +

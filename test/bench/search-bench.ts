@@ -158,11 +158,12 @@ export async function writeThenSearch(target: Served, datasets: number, pairs: n
   report.summary.push(`write then search: ${found} of ${pairs} found at once`);
 }
 
-/** `count` one-word searches one after another (one connection): each one's own latency, hits and the server's CPU. */
+/** `count` searches of `words` words one after another (one connection): each one's own latency, hits and the server's CPU. */
 export async function sequentialSearches(
   target: Served,
   datasets: number,
   count: number,
+  words = 1,
 ): Promise<{ p50: number; p99: number; hits: number; cpu: number }> {
   const latencies: number[] = [];
   const totals: number[] = [];
@@ -170,7 +171,7 @@ export async function sequentialSearches(
   const wallBefore = performance.now();
   for (let i = 0; i < count; i++) {
     const started = performance.now();
-    const answer = (await graphql(target, searchBody(datasets, 1))) as {
+    const answer = (await graphql(target, searchBody(datasets, words))) as {
       data?: { searchAcrossEntities?: { total: number } };
     };
     latencies.push(performance.now() - started);
@@ -180,4 +181,26 @@ export async function sequentialSearches(
   }
   const cpu = (cpuSeconds(target.child.pid as number) - cpuBefore) / ((performance.now() - wallBefore) / 1000);
   return { p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), hits: quantile(totals, 0.5), cpu };
+}
+
+/** One search at a time, one and three words: what a search costs without the queue of 8 connections before it. */
+export async function searchOneAtATime(target: Served, datasets: number, count: number, report: Report): Promise<void> {
+  for (const [words, name] of [
+    [1, 'one word'],
+    [3, 'three words'],
+  ] as const) {
+    const { p50, p99, hits, cpu } = await sequentialSearches(target, datasets, count, words);
+    report.rows.push([
+      `search, ${name} + platform filter, ${fmt(datasets)} datasets x 20 columns, one at a time`,
+      `${fmt(count)} searches`,
+      `median hits ${fmt(hits)}`,
+      '',
+      `${fmt(p50, 1)} / ${fmt(p99, 1)} ms`,
+      `${fmt(cpu * 100)}%`,
+      '(for scale)',
+    ]);
+    report.summary.push(
+      `search ${name} one at a time (${fmt(datasets)}): p50 ${fmt(p50, 1)} ms, p99 ${fmt(p99, 1)} ms`,
+    );
+  }
 }
