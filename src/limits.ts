@@ -10,6 +10,11 @@
 export interface Limits {
   /** Request body bytes; larger answers 413. */
   maxBodyBytes: number;
+  /**
+   * Request body bytes on DataHub's REST endpoints (/aspects, /entities), read only once the token is
+   * accepted: DataHub's SDK packs a batch of proposals into bodies of up to about 15 MB.
+   */
+  maxRestBodyBytes: number;
   /** Characters of the GraphQL document; longer answers 400. */
   maxQueryLength: number;
   /** Lexical tokens of the document (graphql-js parse maxTokens); more is a syntax error. */
@@ -41,6 +46,7 @@ export interface Limits {
  */
 export const DEFAULT_LIMITS: Readonly<Limits> = {
   maxBodyBytes: 1024 * 1024,
+  maxRestBodyBytes: 16 * 1024 * 1024,
   maxQueryLength: 100_000,
   maxTokens: 10_000,
   maxDepth: 20,

@@ -75,6 +75,37 @@ serve("runs the README's curl commands as printed against the sample", async () 
   }
 });
 
+serve(
+  "runs the README's REST commands as printed: a proposal written, then read back by its full record name",
+  async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const block = [...readme.matchAll(/```sh\n# DataHub's REST protocol\n([\s\S]*?)```/g)][0]?.[1];
+    assert.ok(block !== undefined, "the README has a block of DataHub's REST protocol");
+    const [write, read] = block
+      .replace(/\\\n\s*/g, ' ')
+      .trim()
+      .split('\n');
+    const server = await spawnServe(['--port', '0', '--memory', '--seed', SAMPLE, '--quiet']);
+    const token = /^ {10}(eyJ\S+)$/m.exec(server.banner)?.[1] as string;
+    const run = async (command: string) =>
+      JSON.parse(
+        (
+          await shell('bash', ['-c', command.replaceAll('http://127.0.0.1:8080', server.url)], {
+            env: { ...process.env, TOKEN: token },
+          })
+        ).stdout,
+      );
+    try {
+      assert.equal(await run(write as string), { value: 'success' });
+      const aspect = await run(read as string);
+      assert.is(aspect.version, 0);
+      assert.is(aspect.aspect['com.linkedin.dataset.DatasetProperties'].description, 'One row per refund.');
+    } finally {
+      assert.is(await server.stop('SIGINT'), 0);
+    }
+  },
+);
+
 serve('says in the banner when auth is off and answers without a token', async () => {
   const server = await spawnServe(['--port', '0', '--memory', '--no-auth']);
   try {

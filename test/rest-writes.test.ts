@@ -280,13 +280,29 @@ test('envelope and transport refusals: no action, a GET, a body that is not JSON
 });
 
 test('a body over the limit is a Rest.li 413, nothing written', async () => {
-  const hub = await openInProcess({ limits: { maxBodyBytes: 4096 } });
+  const hub = await openInProcess({ limits: { maxRestBodyBytes: 4096 } });
   try {
     const before = hub.store.recordCount;
     const proposals = Array.from({ length: 10 }, (_, i) => sdkDatasetProposals(i)).flat();
     const reply = await batch(hub, proposals);
     assertRestliError(reply, 413, /4096/);
     assert.is(hub.store.recordCount, before);
+  } finally {
+    await hub.close();
+  }
+});
+
+test("by default a batch larger than the GraphQL body limit is accepted, as DataHub takes the SDK's batches", async () => {
+  const hub = await openInProcess();
+  try {
+    // 24 datasets with 64 KiB descriptions: about 1.5 MiB, over /api/graphql's 1 MiB.
+    const proposals = Array.from({ length: 24 }, (_, i) =>
+      sdkProposal(sdkDatasetUrn(500 + i), 'datasetProperties', { name: `big_${i}`, description: 'x'.repeat(65_536) }),
+    );
+    assert.ok(JSON.stringify({ proposals }).length > 1024 * 1024);
+    const reply = await batch(hub, proposals);
+    assert.is(reply.status, 200, reply.text);
+    assert.ok(hub.store.catalogue.exists(sdkDatasetUrn(523)));
   } finally {
     await hub.close();
   }

@@ -43,8 +43,8 @@ export const SERVE_HELP = `Usage: minihub serve [options]
                          call /api/graphql: preflights answered, Access-Control-Allow-Origin
                          sent; repeatable                         (default: none, no CORS)
       --max-body-bytes N largest accepted request body            (default: 1048576)
-      --limit NAME=N     change a request limit; repeatable. NAME: maxBodyBytes, maxQueryLength,
-                         maxTokens, maxDepth, maxFields, maxAliases, maxVariablesDepth,
+      --limit NAME=N     change a request limit; repeatable. NAME: maxBodyBytes, maxRestBodyBytes,
+                         maxQueryLength, maxTokens, maxDepth, maxFields, maxAliases, maxVariablesDepth,
                          maxTextBytes, requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs,
                          maxConnections (defaults in src/limits.ts)
   -q, --quiet            no per-request log lines (the banner and errors still print)

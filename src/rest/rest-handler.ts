@@ -73,7 +73,7 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
         const action = actionOf(collection, request.method, params);
         operation = action.name;
         const actor = auth ? authenticate(tokens, request.headers.authorization) : ROOT_USER;
-        const body = parseJson(await readJsonText(request, limits.maxBodyBytes));
+        const body = parseJson(await readJsonText(request, limits.maxRestBodyBytes));
         if (!isJsonObject(body)) throw new RestliError(400, `the body of action "${action.name}" is not a JSON object`);
         reply = await action.run(store, actor, body);
       } else {
