@@ -1,6 +1,8 @@
-// The search index's vocabulary: each term's number, and every term in code-unit order for prefix and
-// fuzzy lookups. The number of a term no document holds any more is given to the next new term. It knows
+// The search index's vocabulary: each term's number, every term in code-unit order for prefix and
+// fuzzy lookups, and the terms one edit from a word. The number of a term no document holds any more is given to the next new term. It knows
 // terms only, never documents or scores.
+
+import { OneEditIndex, withinOneEdit } from './one-edit-index.ts';
 
 /** New terms up to this many are inserted one by one into the sorted list; more, and it is merged anew. */
 const INSERT_ONE_BY_ONE = 8;
@@ -14,6 +16,7 @@ export class TermDictionary {
   #unsorted: string[] = [];
   // Terms dropped since the sorted list was last rebuilt: it may still list them (lookups skip them).
   #dropped = 0;
+  #oneEdit = new OneEditIndex();
 
   /** How many terms there are. */
   get size(): number {
@@ -37,11 +40,13 @@ export class TermDictionary {
     this.#ids.set(text, term);
     this.#texts[term] = text;
     this.#unsorted.push(text);
+    this.#oneEdit.add(term, text);
     return term;
   }
 
   /** Forgets `term` (no document holds it any more); its number may go to another term. */
   drop(term: number): void {
+    this.#oneEdit.remove(term, this.#texts[term]!);
     this.#ids.delete(this.#texts[term]!);
     this.#texts[term] = '';
     this.#free.push(term);
@@ -63,6 +68,11 @@ export class TermDictionary {
       this.#unsorted = [];
     }
     return this.#sorted;
+  }
+
+  /** The terms exactly one edit from `word` (of ONE_EDIT_WORDS' lengths). */
+  oneEditFrom(word: string): number[] {
+    return [...this.#oneEdit.candidates(word)].filter((term) => withinOneEdit(word, this.#texts[term]!));
   }
 
   /** The terms that begin with `prefix`, `prefix` itself excluded, in order. */

@@ -1,0 +1,57 @@
+// Terms one edit from a word, looked up by deletions: the same terms the walk over every sorted term finds,
+// as terms come and go, and the edit check itself.
+
+import * as assert from 'uvu/assert';
+import { test } from 'uvu';
+
+import { withinOneEdit } from '../src/search/one-edit-index.ts';
+import { TermDictionary } from '../src/search/term-dictionary.ts';
+import { termsWithinEdits } from '../src/search/term-neighbours.ts';
+
+test('withinOneEdit: a substitution, an insertion or a deletion; never none, two, or a transposition', () => {
+  assert.ok(withinOneEdit('orders', 'order'));
+  assert.ok(withinOneEdit('order', 'orders'));
+  assert.ok(withinOneEdit('order', 'ordar'));
+  assert.ok(withinOneEdit('order', 'rder'));
+  assert.ok(withinOneEdit('order', 'xorder'));
+  assert.not.ok(withinOneEdit('order', 'order'));
+  assert.not.ok(withinOneEdit('order', 'odrer')); // a transposition is two edits
+  assert.not.ok(withinOneEdit('order', 'ordersx'));
+  assert.not.ok(withinOneEdit('order', 'ardar'));
+});
+
+test('the lookup finds exactly the terms the walk over sorted terms finds, as terms are added and dropped', () => {
+  let seed = 11;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const word = (min: number, max: number) =>
+    Array.from({ length: min + Math.floor(random() * (max - min + 1)) }, () => 'abcd'[Math.floor(random() * 4)]).join(
+      '',
+    );
+  const dictionary = new TermDictionary();
+  const live = new Map<string, number>();
+  for (let round = 0; round < 6; round++) {
+    for (let n = 0; n < 400; n++) {
+      const text = word(3, 11);
+      live.set(text, dictionary.intern(text));
+    }
+    // Drop a third of the terms: their numbers go to the next new terms.
+    for (const [text, term] of [...live].filter(() => random() < 0.33)) {
+      dictionary.drop(term);
+      live.delete(text);
+    }
+    for (let q = 0; q < 200; q++) {
+      const query = word(5, 9);
+      const looked = dictionary
+        .oneEditFrom(query)
+        .map((term) => dictionary.text(term))
+        .sort();
+      const walked = [...termsWithinEdits(dictionary.sorted(), query, 1)]
+        .filter(([text, distance]) => distance === 1 && live.has(text))
+        .map(([text]) => text)
+        .sort();
+      assert.equal(looked, walked, `round ${round}, "${query}"`);
+    }
+  }
+});
+
+test.run();
