@@ -167,4 +167,16 @@ test('a term dropped and added again is found once, by prefix and by a typo too'
   assert.equal(index.query('warehouse').size, 2);
 });
 
+test('a fuzzy query asked again sees the terms added and dropped since it was first asked', () => {
+  const index = new InvertedIndex();
+  index.put('a', text({ name: 'warehouse' }));
+  assert.equal(ids(index, 'warehose'), ['a']);
+  index.put('b', text({ name: 'warehuse' })); // one edit from the query, as 'warehouse' is
+  assert.equal(ids(index, 'warehose').sort(), ['a', 'b']);
+  index.remove('a');
+  assert.equal(ids(index, 'warehose'), ['b']);
+  index.put('c', text({ name: 'warehousez' }));
+  assert.equal(ids(index, 'warehousesx'), ['c']); // eleven letters: two edits forgiven
+});
+
 test.run();

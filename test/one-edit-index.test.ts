@@ -1,5 +1,5 @@
-// Terms one edit from a word, looked up by deletions: the same terms the walk over every sorted term finds,
-// as terms come and go, and the edit check itself.
+// Fuzzy term matching: the walk over the sorted terms against a plain edit distance, the lookup of terms
+// one edit away against the walk as terms come and go, and the one-edit check itself.
 
 import * as assert from 'uvu/assert';
 import { test } from 'uvu';
@@ -50,6 +50,39 @@ test('the lookup finds exactly the terms the walk over sorted terms finds, as te
         .map(([text]) => text)
         .sort();
       assert.equal(looked, walked, `round ${round}, "${query}"`);
+    }
+  }
+});
+
+/** Levenshtein distance, the plain full table: the reference the walk is held to. */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+test('the walk over sorted terms finds exactly the terms within one and two edits, with their distances', () => {
+  let seed = 5;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const word = (min: number, max: number) =>
+    Array.from({ length: min + Math.floor(random() * (max - min + 1)) }, () => 'abc'[Math.floor(random() * 3)]).join(
+      '',
+    );
+  const sorted = [...new Set(Array.from({ length: 3000 }, () => word(1, 14)))].sort();
+  for (let q = 0; q < 300; q++) {
+    const query = word(5, 13);
+    for (const max of [1, 2]) {
+      const walked = [...termsWithinEdits(sorted, query, max)].sort();
+      const expected = sorted
+        .map((term) => [term, distance(query, term)] as const)
+        .filter(([, d]) => d <= max)
+        .sort();
+      assert.equal(walked, expected, `"${query}" within ${max}`);
     }
   }
 });

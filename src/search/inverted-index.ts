@@ -5,9 +5,8 @@
 import { FIELD_WEIGHTS, TEXT_FIELDS, type DocumentText, type TextField } from './fields.ts';
 import { tokenize } from './text.ts';
 import { TermCounter } from './field-terms.ts';
-import { ONE_EDIT_WORDS } from './one-edit-index.ts';
 import { TermDictionary } from './term-dictionary.ts';
-import { fuzzyEdits, termsWithinEdits } from './term-neighbours.ts';
+import { fuzzyEdits } from './term-neighbours.ts';
 
 const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
 /** Weights of a word found as a prefix or with a typo, relative to the word as typed (MiniSearch's). */
@@ -218,15 +217,7 @@ export class InvertedIndex {
     }
     const edits = fuzzyEdits(word);
     if (edits === 0) return terms;
-    // One edit is looked up (the common case: words of 5 to 9 letters); two walk the sorted terms.
-    const near =
-      edits === 1 && word.length <= ONE_EDIT_WORDS.to
-        ? this.#terms
-            .oneEditFrom(word)
-            .map((term) => [this.#terms.text(term), 1] as const)
-            .sort(([a], [b]) => (a < b ? -1 : 1))
-        : termsWithinEdits(this.#terms.sorted(), word, edits);
-    for (const [text, distance] of near) {
+    for (const [text, distance] of this.#terms.near(word, edits)) {
       const term = this.#terms.id(text);
       if (term === undefined || distance === 0 || seen.has(term)) continue;
       terms.push({ term, weight: (FUZZY_WEIGHT * text.length) / (text.length + distance) });

@@ -2,7 +2,11 @@
 // fuzzy lookups, and the terms one edit from a word. The number of a term no document holds any more is given to the next new term. It knows
 // terms only, never documents or scores.
 
-import { OneEditIndex, withinOneEdit } from './one-edit-index.ts';
+import { ONE_EDIT_WORDS, OneEditIndex, withinOneEdit } from './one-edit-index.ts';
+import { termsWithinEdits } from './term-neighbours.ts';
+
+/** Query words whose near terms are remembered until the vocabulary changes. */
+const NEAR_REMEMBERED = 4096;
 
 /** New terms up to this many are inserted one by one into the sorted list; more, and it is merged anew. */
 const INSERT_ONE_BY_ONE = 8;
@@ -17,6 +21,9 @@ export class TermDictionary {
   // Terms dropped since the sorted list was last rebuilt: it may still list them (lookups skip them).
   #dropped = 0;
   #oneEdit = new OneEditIndex();
+  // Query word and edits → its near terms, while no term comes or goes: a word searched again (the same
+  // query, a page after a page) costs a lookup. Emptied by any change to the vocabulary.
+  #near = new Map<string, readonly (readonly [string, number])[]>();
 
   /** How many terms there are. */
   get size(): number {
@@ -41,12 +48,14 @@ export class TermDictionary {
     this.#texts[term] = text;
     this.#unsorted.push(text);
     this.#oneEdit.add(term, text);
+    this.#near.clear();
     return term;
   }
 
   /** Forgets `term` (no document holds it any more); its number may go to another term. */
   drop(term: number): void {
     this.#oneEdit.remove(term, this.#texts[term]!);
+    this.#near.clear();
     this.#ids.delete(this.#texts[term]!);
     this.#texts[term] = '';
     this.#free.push(term);
@@ -68,6 +77,27 @@ export class TermDictionary {
       this.#unsorted = [];
     }
     return this.#sorted;
+  }
+
+  /**
+   * The terms within `edits` edits of `word` (not `word` itself), with their distances, in code-unit order.
+   * One edit from a word of 5 to 9 letters is looked up; more walk the sorted terms.
+   */
+  near(word: string, edits: number): readonly (readonly [string, number])[] {
+    const key = `${edits}:${word}`;
+    let found = this.#near.get(key);
+    if (found !== undefined) return found;
+    if (edits === 1 && word.length >= ONE_EDIT_WORDS.from && word.length <= ONE_EDIT_WORDS.to)
+      found = this.oneEditFrom(word)
+        .map((term) => [this.#texts[term]!, 1] as const)
+        .sort(([a], [b]) => (a < b ? -1 : 1));
+    else
+      found = [...termsWithinEdits(this.sorted(), word, edits)].filter(
+        ([text, distance]) => distance > 0 && this.#ids.has(text),
+      );
+    if (this.#near.size >= NEAR_REMEMBERED) this.#near.delete(this.#near.keys().next().value as string);
+    this.#near.set(key, found);
+    return found;
   }
 
   /** The terms exactly one edit from `word` (of ONE_EDIT_WORDS' lengths). */

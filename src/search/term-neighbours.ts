@@ -39,9 +39,15 @@ export function termsWithinEdits(sorted: readonly string[], word: string, max: n
       const above = rows[d - 1]!;
       const row = (rows[d] ??= new Uint32Array(width));
       row[0] = d;
-      let best = d;
+      // Only the band of cells within `max` of the diagonal can be within `max`; the cells just outside it
+      // read as out of reach, for this row's first cell and the next row's last.
+      const low = Math.max(1, d - max);
+      const high = Math.min(word.length, d + max);
+      if (low > 1) row[low - 1] = max + 1;
+      if (high < word.length) row[high + 1] = max + 1;
+      let best = low === 1 ? d : max + 1;
       const letter = term.charCodeAt(d - 1);
-      for (let j = 1; j < width; j++) {
+      for (let j = low; j <= high; j++) {
         const cost = word.charCodeAt(j - 1) === letter ? 0 : 1;
         const value = Math.min(above[j]! + 1, row[j - 1]! + 1, above[j - 1]! + cost);
         row[j] = value;
@@ -57,7 +63,8 @@ export function termsWithinEdits(sorted: readonly string[], word: string, max: n
       at = skipPrefix(sorted, term.slice(0, pruned), at);
       continue;
     }
-    if (valid === term.length && rows[valid]![word.length]! <= max) found.set(term, rows[valid]![word.length]!);
+    if (valid === term.length && Math.abs(term.length - word.length) <= max && rows[valid]![word.length]! <= max)
+      found.set(term, rows[valid]![word.length]!);
     at++;
   }
   return found;
