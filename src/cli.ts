@@ -17,6 +17,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   serve: async () => (await import('./cli/serve.ts')).serve,
   ingest: async () => (await import('./cli/ingest-command.ts')).ingestCommand,
   export: async () => (await import('./cli/export-command.ts')).exportCommand,
+  push: async () => (await import('./cli/push-command.ts')).pushCommand,
   token: async () => (await import('./cli/token-command.ts')).tokenCommand,
   user: async () => (await import('./cli/user-command.ts')).userCommand,
   compact: async () => (await import('./cli/compact-command.ts')).compactCommand,

@@ -7,6 +7,8 @@ Usage
   minihub ingest FILE... [--data DIR]  load DataHub MCE/MCP files into the data directory
   minihub export [--data DIR] [--out FILE]
                                        write the catalogue as a DataHub MCP file
+  minihub push --to URL [--token T] [--since TIME] [--data DIR]
+                                       send the catalogue to a DataHub GMS (or a minihub)
   minihub token create --user NAME     issue a personal access token (prints only the token)
   minihub token list | revoke ID       list or revoke stored access tokens
   minihub user add NAME --role ROLE    add a user (roles: Admin, Editor, Reader)
@@ -15,7 +17,7 @@ Usage
   minihub --help | --version
 
 --debug (anywhere on the line) prints the stack of an error after its one-line message.
-token, user, export and compact need a data directory holding a catalogue (catalogue.jsonl);
+token, user, export, push and compact need a data directory holding a catalogue (catalogue.jsonl);
 serve and ingest make one when it is missing (token and user too, with --create).
 
 Run "minihub COMMAND --help" for a command's options.
@@ -129,4 +131,26 @@ The server must not be running on the same data directory.
 
       --data DIR   data directory                               (default: data, env MINIHUB_DATA)
   -h, --help       this text
+`;
+
+export const PUSH_HELP = `Usage: minihub push --to URL [--token T] [--since TIME] [--batch N] [--data DIR]
+
+Sends the catalogue, edits included, to a DataHub GMS (or another minihub) the way DataHub's
+SDK writes: POST URL/aspects?action=ingestProposalBatch with N proposals a request (each body
+under 1 MB), every aspect an UPSERT, so a push can be run again and repeats nothing. Requests
+refused with 429 or 5xx, or that cannot connect, are retried with backoff. Never sent: access
+tokens, users' passwords (corpUserCredentials), DataHub secrets and invite tokens. A progress
+line goes to stderr, the summary to stdout; a failure says how far the push got (exit 1).
+The server must not be running on the same data directory.
+
+      --to URL        the GMS: DataHub's port 8080, or its frontend's URL ending in /api/gms
+      --token T       sent as "Authorization: Bearer T"   (default: env MINIHUB_TOKEN, then
+                      DATAHUB_GMS_TOKEN; none without them)
+      --since TIME    only aspects changed at or after TIME: an ISO date or time (2026-01-31,
+                      2026-01-31T12:00:00Z) or how long ago (90s, 15m, 1h, 30d); aspects
+                      removed since then are sent as DELETEs         (default: everything)
+      --batch N       proposals per request                        (default: 100)
+      --retries N     attempts after the first for a retryable failure (default: 3)
+      --data DIR      data directory                               (default: data, env MINIHUB_DATA)
+  -h, --help          this text
 `;
