@@ -158,6 +158,7 @@ export async function openMinihub(
       limits,
       version: VERSION,
       corsOrigins: options.corsOrigins,
+      resetToSeed: () => hub.reset(),
       logRequest,
       logError: (error) => log(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
     });

@@ -68,7 +68,7 @@ const ROWS: Row[] = [
     path: '/nope?x=1',
     status: 404,
     json: (b) => b.errors[0].extensions.endpoints.length,
-    expected: 11,
+    expected: 14,
   },
   // DataHub's REST (Rest.li) collections: their own handler, whose refusals are Rest.li error bodies.
   {

@@ -3,7 +3,7 @@
 // the caller owns (the CLI's file or stdout), chunk by chunk.
 
 import { parseUrn } from '../urn.ts';
-import { ChunkedWriter, type ChunkSink } from '../store/chunked-writer.ts';
+import { ChunkedWriter, MAX_CHUNK_BYTES, type ChunkSink } from '../store/chunked-writer.ts';
 import type { Catalogue } from '../store/catalogue.ts';
 import type { JsonValue } from '../aspects/json.ts';
 
@@ -82,4 +82,27 @@ export async function writeMcpFile(
   await writer.add(count === 0 ? '[]\n' : '\n]\n');
   await writer.flush();
   return count;
+}
+
+/**
+ * The bytes of mcpFileText(records) as Buffers of about `maxChunkBytes`, built one at a time as they are
+ * asked for: for a reader that pulls (an HTTP answer streamed with backpressure) where writeMcpFile pushes.
+ */
+export function* mcpFileChunks(records: Iterable<McpRecord>, maxChunkBytes = MAX_CHUNK_BYTES): Generator<Buffer> {
+  let parts: string[] = [];
+  let bytes = 0;
+  let count = 0;
+  for (const record of records) {
+    const text = `${count === 0 ? '[\n' : ',\n'}${JSON.stringify(record, null, 4)}`;
+    count++;
+    parts.push(text);
+    bytes += text.length;
+    if (bytes >= maxChunkBytes) {
+      yield Buffer.from(parts.join(''));
+      parts = [];
+      bytes = 0;
+    }
+  }
+  parts.push(count === 0 ? '[]\n' : '\n]\n');
+  yield Buffer.from(parts.join(''));
 }

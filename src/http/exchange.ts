@@ -39,6 +39,11 @@ export interface HttpAnswer {
   headers: Headers;
   /** null: no body and no Content-Length (a 204, a 304, or a HEAD that set its own length). */
   body: Buffer | null;
+  /**
+   * A body sent as it is produced (chunked, no Content-Length), pulled with backpressure; `body` is then
+   * null. For answers too large to build whole (a snapshot of the catalogue).
+   */
+  stream?: Iterable<Buffer>;
   /** What the request log names the request by (a GraphQL operation), if anything. */
   operation?: string;
 }

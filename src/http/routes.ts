@@ -6,9 +6,12 @@ import { errorAnswer, HttpError, jsonAnswer, pathOf, type HttpAnswer, type HttpR
 import { createGraphQLHandler, type GraphQLHandlerOptions } from './graphql-handler.ts';
 import { createStaticFiles, GRAPHIQL_PATH } from './static-files.ts';
 import { createRestHandler, isRestPath } from '../rest/rest-handler.ts';
+import { ADMIN_PREFIX, createAdminHandler } from './admin-handler.ts';
 
 export interface RouteOptions extends GraphQLHandlerOptions {
   version: string;
+  /** What POST /api/admin/reset goes back to (the seeds); without it, reset empties the catalogue. */
+  resetToSeed?: () => Promise<void>;
 }
 
 export type Routes = (request: HttpRequest) => Promise<HttpAnswer>;
@@ -25,12 +28,17 @@ const ENDPOINTS = [
   'POST /entities?action=ingest',
   'POST /entities?action=delete',
   'GET /entitiesV2/{urn}',
+  'POST /api/admin/reset',
+  'GET /api/admin/snapshot',
+  'POST /api/admin/restore',
 ];
 
 export function createRoutes(options: RouteOptions): Routes {
   const graphql = createGraphQLHandler(options);
   // DataHub's REST (Rest.li) protocol, as its Python SDK and `datahub ingest` speak it.
   const rest = createRestHandler(options);
+  // The fixture over HTTP (reset, snapshot, restore), for test suites that run minihub as a process.
+  const admin = createAdminHandler(options);
   // The GraphiQL page and its assets need no token: the queries it sends carry the one typed into it.
   const graphiql = createStaticFiles();
   const config = { noCode: 'true', minihub: true, versions: { minihub: { version: options.version } } };
@@ -54,6 +62,7 @@ export function createRoutes(options: RouteOptions): Routes {
       default:
         if (path.startsWith(`${GRAPHIQL_PATH}/`)) return graphiql(request, path.slice(GRAPHIQL_PATH.length + 1));
         if (isRestPath(path)) return rest(request);
+        if (path.startsWith(ADMIN_PREFIX)) return admin(request);
         throw new HttpError(
           404,
           `no route for ${request.method} ${shown(path)}; minihub serves ${ENDPOINTS.join(', ')}`,
