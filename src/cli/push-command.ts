@@ -65,7 +65,7 @@ export async function pushCommand(args: string[], env: NodeJS.ProcessEnv): Promi
       records = () => kept;
     }
     const what = since === null ? 'the catalogue' : `what changed since ${new Date(since).toISOString()}`;
-    process.stderr.write(`pushing ${what} (${plural(total, 'aspect')}) to ${url}\n`);
+    process.stdout.write(`pushing ${what} (${plural(total, 'aspect')}) to ${url}\n`);
     const progress = progressLine(total);
     const counts = await push(records(), { url, token, retries, batch, run, onProgress: progress.update });
     progress.done();

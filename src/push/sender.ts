@@ -87,11 +87,19 @@ function retryAfter(header: string | null): number | null {
   return Number(header) * 1000;
 }
 
-// fetch hides the system error (ECONNREFUSED, ...) in its cause.
+// What fetch's causes mean to a person; fetch hides the system error (ECONNREFUSED, ...) in its cause.
+const PROBLEMS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused (is the server running?)',
+  ECONNRESET: 'the connection was reset',
+  UND_ERR_SOCKET: 'the connection closed before an answer',
+  ENOTFOUND: 'no such host',
+  EAI_AGAIN: 'the host name could not be looked up',
+};
+
 function connectionProblem(error: unknown): string {
   if (error instanceof Error && error.name === 'TimeoutError') return 'no answer in time';
   const cause = error instanceof Error ? error.cause : undefined;
   const code = (cause as NodeJS.ErrnoException | undefined)?.code;
-  if (typeof code === 'string') return code;
+  if (typeof code === 'string') return PROBLEMS[code] ?? code;
   return error instanceof Error ? error.message : String(error);
 }
