@@ -1,6 +1,6 @@
 // `npm run bench`: minihub side by side with a bare node:http server (reads, mixed load) and with one
-// fsync per write (durable writes), search latency and freshness, plus start-up time, search index build
-// and memory for large logs and catalogues. `--only search` runs the search part alone.
+// fsync per write (durable writes), search latency and freshness, REST ingest against `minihub ingest`,
+// plus start-up time, search index build and memory for large logs and catalogues. `--only search` runs the search part alone.
 // Servers run pinned to core 0, the load generator to core 1; ratios matter, not absolute numbers.
 
 import { execFileSync } from 'node:child_process';
@@ -21,6 +21,7 @@ import {
   writeThenSearch,
   type Report,
 } from './search-bench.ts';
+import { restIngestRow } from './rest-ingest.ts';
 import { RUNNERS, startup } from './startup.ts';
 
 const { values: options } = parseArgs({
@@ -271,7 +272,8 @@ async function main(): Promise<void> {
       cwd: ROOT,
       stdio: 'ignore',
     });
-    log(`  ingested in ${fmt((performance.now() - ingestStart) / 1000, 1)} s`);
+    const ingestMs = performance.now() - ingestStart;
+    log(`  ingested in ${fmt(ingestMs / 1000, 1)} s`);
 
     const profile = options['cpu-prof'] === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', options['cpu-prof']];
     const minihub = await serve(['src/cli.ts', 'serve', '--port', '0', '--data', dataDir, '--quiet'], profile);
@@ -280,6 +282,16 @@ async function main(): Promise<void> {
     await searchPart(minihub);
     if (!ONLY_SEARCH) await readsAndWrites(minihub, work);
     await stop(minihub.child);
+    if (!ONLY_SEARCH) {
+      // The same files through DataHub's REST protocol, into a fresh data directory.
+      const rest = await restIngestRow(files, ingestMs, async () => {
+        const fresh = await serve(['src/cli.ts', 'serve', '--port', '0', '--data', join(work, 'rest'), '--quiet']);
+        return { ...fresh, stop: () => stop(fresh.child) };
+      });
+      log(`  ${rest.summary}`);
+      rows.push(rest.row);
+      summary.push(rest.summary);
+    }
     if (startups) await startupPart(work);
   } finally {
     rmSync(work, { recursive: true, force: true });
