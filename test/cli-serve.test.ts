@@ -106,6 +106,38 @@ serve(
   },
 );
 
+serve(
+  "runs the README's fixture-over-HTTP commands as printed: reset, snapshot to a file, restore from it",
+  async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const block = [...readme.matchAll(/```sh\n# The fixture over HTTP\n([\s\S]*?)```/g)][0]?.[1];
+    assert.ok(block !== undefined, 'the README has a block for the fixture over HTTP');
+    const [reset, snapshot, restore] = block
+      .replace(/\\\n\s*/g, ' ')
+      .trim()
+      .split('\n');
+    const server = await spawnServe(['--port', '0', '--memory', '--seed', SAMPLE, '--quiet']);
+    const token = /^ {10}(eyJ\S+)$/m.exec(server.banner)?.[1] as string;
+    const cwd = tempDataDir();
+    const run = async (command: string) =>
+      (
+        await shell('bash', ['-c', command.replaceAll('http://127.0.0.1:8080', server.url)], {
+          cwd,
+          env: { ...process.env, TOKEN: token },
+        })
+      ).stdout;
+    try {
+      assert.match(await run(reset as string), /"reset":true/);
+      await run(snapshot as string);
+      const written = JSON.parse(readFileSync(join(cwd, 'snapshot.json'), 'utf8')) as unknown[];
+      assert.ok(written.length > 10, `the snapshot holds the sample's records (${written.length})`);
+      assert.match(await run(restore as string), /"restored":true/);
+    } finally {
+      assert.is(await server.stop('SIGINT'), 0);
+    }
+  },
+);
+
 serve('says in the banner when auth is off and answers without a token', async () => {
   const server = await spawnServe(['--port', '0', '--memory', '--no-auth']);
   try {
