@@ -6,12 +6,11 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
 import { ingest } from '../src/datahub/ingest.ts';
-import { dataHubDocuments } from './fixtures/datahub-documents.ts';
+import { SDK_SCROLL, sdkScroll } from './fixtures/sdk-scroll.ts';
 import { mcp } from './fixtures/datahub-records.ts';
 import { openInProcess, type InProcessHub } from './fixtures/in-process.ts';
 import { BOOTSTRAP, bootstrapAvailable, SAMPLE } from './fixtures/server.ts';
 
-const SDK_SCROLL = dataHubDocuments().find((document) => document.name === 'sdk-scroll-across-entities');
 const ROOT = 'urn:li:corpuser:datahub';
 const SEP = '\u241f';
 const ANALYTICS = 'urn:li:container:analytics';
@@ -34,19 +33,7 @@ async function sdkUrnsByContainer(hub: InProcessHub, container: string, types: s
       ],
     },
   ];
-  const variables = { ...SDK_SCROLL?.variables, types, orFilters, batchSize: 2 };
-  const listed: string[] = [];
-  let scrollId: string | null = null;
-  do {
-    const reply = await hub.gql(SDK_SCROLL?.text as string, { ...variables, scrollId });
-    assert.is(reply.json.errors, undefined, JSON.stringify(reply.json.errors));
-    const data = reply.json.data.scrollAcrossEntities as {
-      nextScrollId: string | null;
-      searchResults: { entity: { urn: string } }[];
-    };
-    listed.push(...data.searchResults.map((entry) => entry.entity.urn));
-    scrollId = data.nextScrollId;
-  } while (scrollId !== null && listed.length < 100);
+  const { listed } = await sdkScroll(hub, { types, orFilters, batchSize: 2 }, { maxPages: 50 });
   return listed.sort();
 }
 

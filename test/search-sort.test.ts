@@ -6,12 +6,11 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
 import { ingest } from '../src/datahub/ingest.ts';
-import { dataHubDocuments } from './fixtures/datahub-documents.ts';
+import { SDK_SCROLL, sdkScroll } from './fixtures/sdk-scroll.ts';
 import { mcp } from './fixtures/datahub-records.ts';
 import { openInProcess, type InProcessHub } from './fixtures/in-process.ts';
 import { datasetUrn, HIVE_DEV, HIVE_PROD, ORDERS, REVENUE, searchCatalogue } from './fixtures/search-catalogue.ts';
 
-const SDK_SCROLL = dataHubDocuments().find((document) => document.name === 'sdk-scroll-across-entities');
 const SEARCH = `query($input: SearchAcrossEntitiesInput!) { searchAcrossEntities(input: $input) {
   total searchResults { entity { urn } matchedFields { name value } } facets { field aggregations { value count } } } }`;
 
@@ -40,22 +39,12 @@ async function search(hub: InProcessHub, input: Record<string, unknown>): Promis
 const urns = (result: Result) => result.searchResults.map((entry) => entry.entity.urn);
 
 /** The SDK's scroll document, page after page, with `sortInput`; `between` runs after the first page. */
-async function sdkScroll(hub: InProcessHub, sortInput: unknown, between?: () => Promise<void>) {
-  const variables = { ...SDK_SCROLL?.variables, types: ['DATASET'], orFilters: [], batchSize: 4, sortInput };
-  const listed: string[] = [];
-  let scrollId: string | null = null;
-  do {
-    const reply = await hub.gql(SDK_SCROLL?.text as string, { ...variables, scrollId });
-    assert.is(reply.json.errors, undefined, JSON.stringify(reply.json.errors));
-    const data = reply.json.data.scrollAcrossEntities as {
-      nextScrollId: string | null;
-      searchResults: { entity: { urn: string } }[];
-    };
-    listed.push(...data.searchResults.map((entry) => entry.entity.urn));
-    scrollId = data.nextScrollId;
+async function sortedScroll(hub: InProcessHub, sortInput: unknown, between?: () => Promise<void>) {
+  const variables = { types: ['DATASET'], orFilters: [], batchSize: 4, sortInput };
+  const afterPage = async (listed: readonly string[]) => {
     if (listed.length === 4) await between?.();
-  } while (scrollId !== null && listed.length < 200);
-  return listed;
+  };
+  return (await sdkScroll(hub, variables, { maxPages: 50, afterPage })).listed;
 }
 
 test("the web app's Name A to Z ignores case and breaks ties by URN; Z to A reverses the names only", async ({
@@ -108,10 +97,10 @@ test('an unknown sort field is a 400 naming it', async ({ hub }) => {
 test("the SDK's scroll keeps the sort across pages, through a write, and refuses a changed sort", async ({ hub }) => {
   const sortInput = { sortCriteria: [{ field: '_entityName', sortOrder: 'DESCENDING' }] };
   const all = urns(await search(hub, { query: '*', types: ['DATASET'], sortInput, count: 1000 }));
-  assert.equal(await sdkScroll(hub, sortInput), all);
+  assert.equal(await sortedScroll(hub, sortInput), all);
   // A dataset added after the first page, sorting before the position: not listed, nothing repeated or lost.
   const early = datasetUrn('hive', 'zzz.first');
-  const listed = await sdkScroll(hub, sortInput, async () => {
+  const listed = await sortedScroll(hub, sortInput, async () => {
     await ingest(hub.store, [mcp(early, 'status', { removed: false })], ROOT);
   });
   assert.equal(listed, all);

@@ -5,7 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
-import { dataHubDocuments } from './fixtures/datahub-documents.ts';
+import { SDK_SCROLL, sdkScroll } from './fixtures/sdk-scroll.ts';
 import { openInProcess, type InProcessHub } from './fixtures/in-process.ts';
 import {
   ALICE,
@@ -20,7 +20,6 @@ import {
   SNOWFLAKE,
 } from './fixtures/search-catalogue.ts';
 
-const SDK_SCROLL = dataHubDocuments().find((document) => document.name === 'sdk-scroll-across-entities');
 const SEARCH = `query($input: SearchAcrossEntitiesInput!) { searchAcrossEntities(input: $input) {
   start count total searchResults { entity { urn type } matchedFields { name value } }
   facets { field displayName aggregations { value count displayName entity { urn } } } } }`;
@@ -61,21 +60,7 @@ async function scrollAll(hub: InProcessHub, platform: string, env: string, batch
       if (rule.value !== undefined) rule.value = rule.value.replace('PROD', env);
     }
   }
-  const listed: string[] = [];
-  let scrollId: string | null = null;
-  let pages = 0;
-  do {
-    const reply = await hub.gql(SDK_SCROLL?.text as string, { ...variables, batchSize, scrollId });
-    assert.is(reply.json.errors, undefined, JSON.stringify(reply.json.errors));
-    const data = reply.json.data.scrollAcrossEntities as {
-      nextScrollId: string | null;
-      searchResults: { entity: { urn: string } }[];
-    };
-    listed.push(...data.searchResults.map((entry) => entry.entity.urn));
-    scrollId = data.nextScrollId;
-    pages++;
-  } while (scrollId !== null && pages < 100);
-  return { listed, pages };
+  return sdkScroll(hub, { ...variables, batchSize });
 }
 
 test("DataHub SDK's get_urns_by_filter scrolls until nextScrollId is null and lists every hive PROD dataset once", async ({
