@@ -172,4 +172,22 @@ test('/config keeps the SDK on Rest.li: noCode "true", no DataHub version from 1
   assert.ok(!config.datahub?.serverEnv || config.datahub.serverEnv === 'core');
 });
 
+test('secret aspects (password hashes, access tokens) are never served over REST', async ({ hub }) => {
+  const user = 'urn:li:corpuser:datahub';
+  const reply = await hub.request(`/aspects/${encodeURIComponent(user)}?aspect=corpUserCredentials&version=0`, {
+    headers: sdkHeaders(hub.token),
+  });
+  assert.is(reply.status, 403, reply.text);
+  assert.match(reply.json.message, /secret/);
+  const ingested = await hub.request('/aspects?action=ingestProposal', {
+    method: 'POST',
+    headers: sdkHeaders(hub.token),
+    body: JSON.stringify({ proposal: sdkProposal(user, 'corpUserCredentials', { hashedPassword: 'h', salt: 's' }) }),
+  });
+  assert.is(ingested.status, 200, ingested.text);
+  const entity = await hub.request(`/entitiesV2/${encodeURIComponent(user)}`, { headers: sdkHeaders(hub.token) });
+  assert.is(entity.status, 200, entity.text);
+  assert.is(entity.json.aspects.corpUserCredentials, undefined);
+});
+
 test.run();

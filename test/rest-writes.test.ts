@@ -103,8 +103,15 @@ test('no token, a bad token, a Reader and an Editor are refused, and nothing is 
     assertRestliError(
       reply,
       403,
-      new RegExp(`^User urn:li:corpuser:${user} is unauthorized to modify entity: HttpStatus: 403 Urn: `),
+      new RegExp(`^User urn:li:corpuser:${user} is unauthorized to modify entities: only an Admin may write over REST`),
     );
+    // Refused before the body is read: a Reader cannot make the server take in 16 MiB for nothing.
+    const unread = await hub.request('/aspects?action=ingestProposalBatch', {
+      method: 'POST',
+      headers: sdkHeaders(tokens[user]),
+      body: '{"proposals": [not json at all',
+    });
+    assertRestliError(unread, 403, /only an Admin/);
   }
   assert.is(hub.store.recordCount, before);
   const admin = await one(hub, proposal, await hub.createToken('alice'));
@@ -306,6 +313,23 @@ test("by default a batch larger than the GraphQL body limit is accepted, as Data
   } finally {
     await hub.close();
   }
+});
+
+test('an action name every object answers (toString, valueOf, constructor) is an unknown action, not a crash', async ({
+  hub,
+}) => {
+  for (const action of ['toString', 'valueOf', 'constructor', 'hasOwnProperty', '__proto__'])
+    assertRestliError(await post(hub, `/aspects?action=${action}`, {}), 400, /is not supported; expected \?action=/);
+});
+
+test('an aspect name that is not one (too long, __proto__, punctuation) is a 422, nothing written', async ({ hub }) => {
+  const before = hub.store.recordCount;
+  for (const name of ['a'.repeat(200), '__proto__', 'dataset.properties', '']) {
+    const reply = await one(hub, sdkProposal(sdkDatasetUrn(1), name, { name: 'x' }));
+    assertRestliError(reply, 422, /aspectName/);
+    assert.ok(reply.json.message.length < 400, 'the message quotes a short prefix only');
+  }
+  assert.is(hub.store.recordCount, before);
 });
 
 test.run();

@@ -142,6 +142,18 @@ test('an unknown filter field and an unsupported condition are errors naming the
   assert.is(condition.json.errors[0].extensions.code, 400);
 });
 
+test('a query of more than 32 different words is a 400 saying so; 32 repeated a thousand times is searched', async ({
+  hub,
+}) => {
+  const words = Array.from({ length: 33 }, (_, i) => `word${i}`);
+  const long = await hub.gql(SEARCH, { input: { query: words.join(' ') } });
+  assert.match(long.json.errors[0].message, /33 different words; minihub searches at most 32/);
+  assert.is(long.json.errors[0].extensions.code, 400);
+  const repeated = await hub.gql(SEARCH, { input: { query: 'orders '.repeat(1000) } });
+  assert.is(repeated.json.errors, undefined);
+  assert.ok(repeated.json.data.searchAcrossEntities.total > 0);
+});
+
 test('paging: start past the end is empty, count is capped at 10000, a negative count is refused', async ({ hub }) => {
   const past = await search(hub, { query: '*', start: 1000, count: 10 });
   assert.is(past.searchResults.length, 0);

@@ -197,6 +197,9 @@ export function mcpAspect(record: JsonObject, changeTypes: readonly string[] = [
   return { urn, entityType, aspect: aspectName, value: normaliseKeys(value) };
 }
 
+/** DataHub's aspect names: camelCase words (datasetProperties, dataHubIngestionSourceInfo). */
+const ASPECT_NAME = /^[A-Za-z][A-Za-z0-9_]{0,127}$/;
+
 /** What an MCP names, checked: its URN (as the mutations check it), the entity type it declares, its aspect name. */
 export function proposalTarget(record: JsonObject): { urn: string; entityType: string; aspect: string; where: string } {
   const { entityUrn, entityType: declared, aspectName } = record;
@@ -210,9 +213,9 @@ export function proposalTarget(record: JsonObject): { urn: string; entityType: s
       `${shown(entityUrn)}: entityType ${quoted(declared)} does not match the urn; expected "${entityType}"`,
     );
   }
-  if (typeof aspectName !== 'string' || aspectName === '') {
+  if (typeof aspectName !== 'string' || !ASPECT_NAME.test(aspectName)) {
     throw badRequest(
-      `${shown(entityUrn)}: "aspectName" is ${describe(aspectName ?? null)}; expected an aspect name such as "datasetProperties"`,
+      `${shown(entityUrn)}: "aspectName" is ${typeof aspectName === 'string' ? quoted(aspectName) : describe(aspectName ?? null)}; expected an aspect name such as "datasetProperties" (a letter, then up to 127 letters, digits or _)`,
     );
   }
   return { urn: entityUrn, entityType, aspect: aspectName, where: `${shown(entityUrn)} ${shown(aspectName)}` };

@@ -121,5 +121,10 @@ export function forbiddenProposals(actorUrn: string, urns: readonly string[]): R
     .map((urn) => `HttpStatus: 403 Urn: ${shown(urn)}`)
     .join(', ');
   const more = named.length > 3 ? ` and ${named.length - 3} more` : '';
+  if (named.length === 0)
+    return new RestliError(
+      403,
+      `User ${actorUrn} is unauthorized to modify entities: only an Admin may write over REST`,
+    );
   return new RestliError(403, `User ${actorUrn} is unauthorized to modify entity: ${listed}${more}`);
 }

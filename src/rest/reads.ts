@@ -3,6 +3,7 @@
 // Key aspects, which minihub does not store, are built from the URN. Reads the catalogue; never writes.
 
 import type { JsonObject, JsonValue } from '../aspects/json.ts';
+import { secretKind } from '../datahub/secrets.ts';
 import { MinihubError, shown } from '../errors.ts';
 import type { Catalogue } from '../store/catalogue.ts';
 import { checkedEntityType } from '../urn.ts';
@@ -21,6 +22,8 @@ export function getAspect(catalogue: Catalogue, urn: string, params: URLSearchPa
   const version = singleParam(params, 'version') ?? '0';
   if (!/^\d+$/.test(version)) throw new RestliError(400, `version ${quotedParam(version)} is not a whole number`);
   // The key aspect only of an entity that exists: the SDK's exists() asks for it and expects a 404 otherwise.
+  if (secretKind(checkedEntityType(urn), aspect) !== null)
+    throw new RestliError(403, `${shown(urn)} ${shown(aspect)} is secret: minihub never serves it over REST`);
   const value = aspectValue(catalogue, urn, aspect, catalogue.exists(urn));
   if (value === undefined) {
     throw new RestliError(404, `${shown(urn)} has no aspect ${quotedParam(aspect)}`);
@@ -55,8 +58,10 @@ export function getEntity(catalogue: Catalogue, urn: string, params: URLSearchPa
   const key = keyAspectOf(urn);
   const names = new Set(wanted ?? catalogue.aspectNames(urn));
   if (key !== null && withKey) names.add(key.aspect);
-  const aspects: JsonObject = {};
+  // No prototype: an aspect named __proto__ is a key like any other.
+  const aspects: JsonObject = Object.create(null) as JsonObject;
   for (const name of names) {
+    if (secretKind(entityName, name) !== null) continue;
     const value = aspectValue(catalogue, urn, name, withKey);
     if (value === undefined) continue;
     aspects[name] = { name, type: 'VERSIONED', version: 0, value, created: UNKNOWN_CREATED };

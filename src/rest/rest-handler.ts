@@ -4,6 +4,7 @@
 
 import type { JsonObject } from '../aspects/json.ts';
 import type { TokenService } from '../auth/tokens.ts';
+import { mayIngest } from '../auth/privileges.ts';
 import { ROOT_USER } from '../auth/users.ts';
 import { isJsonObject } from '../aspects/json.ts';
 import { authenticate } from '../http/bearer.ts';
@@ -11,6 +12,8 @@ import { pathOf, searchOf, type HttpAnswer, type HttpRequest } from '../http/exc
 import { parseJson, readJsonText } from '../http/json-body.ts';
 import type { Limits } from '../limits.ts';
 import type { Store } from '../store/store.ts';
+import { corpUserUrn } from '../urn.ts';
+import { forbiddenProposals } from './proposals.ts';
 import { getAspect, getEntity } from './reads.ts';
 import { actionAnswer, emptyAnswer, quotedParam, recordAnswer, restliError, RestliError } from './restli.ts';
 import { deleteEntity, ingestProposal, ingestProposalBatch, ingestSnapshot, SUCCESS } from './writes.ts';
@@ -73,6 +76,9 @@ export function createRestHandler(options: RestHandlerOptions): RestHandler {
         const action = actionOf(collection, request.method, params);
         operation = action.name;
         const actor = auth ? authenticate(tokens, request.headers.authorization) : ROOT_USER;
+        // Refused before up to 16 MiB of body is read for nothing; checked again inside the commit, against
+        // the state the write lands on.
+        if (!mayIngest(store.catalogue, actor)) throw forbiddenProposals(corpUserUrn(actor), []);
         const body = parseJson(await readJsonText(request, limits.maxRestBodyBytes));
         if (!isJsonObject(body)) throw new RestliError(400, `the body of action "${action.name}" is not a JSON object`);
         reply = await action.run(store, actor, body);
@@ -101,7 +107,8 @@ function actionOf(collection: string, method: string, params: URLSearchParams): 
   if (method !== 'POST') throw methodNotAllowed(method, 'POST');
   const names = params.getAll('action');
   const name = names[0];
-  const run = name === undefined || names.length > 1 ? undefined : actions[name];
+  // Own keys only: every object also answers toString, constructor and the like.
+  const run = name === undefined || names.length > 1 || !Object.hasOwn(actions, name) ? undefined : actions[name];
   if (name === undefined || run === undefined) {
     const given = name === undefined ? 'no action' : `action ${quotedParam(names.join(','))}`;
     throw new RestliError(

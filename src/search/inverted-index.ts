@@ -144,16 +144,21 @@ export class InvertedIndex {
    * their scores at once, the terms they matched only when asked, for the few a page shows.
    */
   query(query: string, fields?: readonly TextField[]): IndexResult {
-    const words = [...new Set(tokenize(query))];
+    const tokens = tokenize(query);
+    const words = [...new Set(tokens)];
     if (words.length === 0) return NO_RESULT;
     const allowed = fields === undefined ? null : new Set(fields.map((field) => TEXT_FIELDS.indexOf(field)));
-    const lastWord = tokenize(query).at(-1)!;
+    const lastWord = tokens.at(-1)!;
+    // Every word must match: one that matches nothing ends the query before the others are looked up.
+    const derived: { terms: Derived; cost: number }[] = [];
+    for (const word of words) {
+      const terms = this.#derive(word, word === lastWord);
+      const cost = this.#cost(terms, allowed);
+      if (cost === 0) return NO_RESULT;
+      derived.push({ terms, cost });
+    }
     // The rarest word first: later words only visit the documents every earlier word matched.
-    const derived = words
-      .map((word) => this.#derive(word, word === lastWord))
-      .map((terms) => ({ terms, cost: this.#cost(terms, allowed) }))
-      .sort((a, b) => a.cost - b.cost);
-    if (derived[0]!.cost === 0) return NO_RESULT;
+    derived.sort((a, b) => a.cost - b.cost);
     const n = this.#ids.length;
     if (this.#score.length < n) {
       this.#score = new Float64Array(Math.ceil(n * 1.25));

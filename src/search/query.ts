@@ -6,7 +6,9 @@ import type { FacetValues } from './documents.ts';
 import type { TextField } from './fields.ts';
 import type { SearchFilter } from './filters.ts';
 import type { IndexSnapshot } from './search-index.ts';
+import { badRequest } from '../errors.ts';
 import { RankedMatches } from './ranked-matches.ts';
+import { tokenize } from './text.ts';
 import { RANKED, type SearchSort } from './sort.ts';
 
 export interface SearchRequest {
@@ -20,6 +22,15 @@ export interface SearchRequest {
   fields?: readonly TextField[];
   /** The order (sort.ts); ranked when absent. */
   sort?: SearchSort;
+}
+
+/** Different words one query may hold: each is looked up, with its prefixes and typos, before any is ranked. */
+export const MAX_QUERY_WORDS = 32;
+
+function checkQueryWords(query: string): void {
+  const words = new Set(tokenize(query)).size;
+  if (words > MAX_QUERY_WORDS)
+    throw badRequest(`The search query has ${words} different words; minihub searches at most ${MAX_QUERY_WORDS}`);
 }
 
 /** Whether `query` asks for everything: DataHub's `*`, or nothing typed. */
@@ -44,6 +55,7 @@ export function runSearch(index: IndexSnapshot, request: SearchRequest, key: str
   const urns: string[] = [];
   const scores: number[] = [];
   const facetsOf: FacetValues[] = [];
+  checkQueryWords(request.query);
   const sort = request.sort ?? RANKED;
   let matches: RankedMatches;
   if (matchesAll(request.query)) {

@@ -7,6 +7,7 @@ import { performance } from 'node:perf_hooks';
 import type { Catalogue } from '../store/catalogue.ts';
 import type { Store } from '../store/store.ts';
 import { searchDocument, type FacetValues } from './documents.ts';
+import { FacetPool } from './facet-pool.ts';
 import { createSearchEngine, type SearchEngine } from './search-engine.ts';
 
 /** How long the build indexes before it lets the event loop answer requests again, in milliseconds. */
@@ -34,7 +35,7 @@ export class SearchIndex implements SearchSource {
   // Which entities name which tags in their text, both ways, so a renamed tag re-indexes them.
   #tagged = new Map<string, Set<string>>();
   #tagsOf = new Map<string, readonly string[]>();
-  #pool = new Map<string, string>();
+  #pool = new FacetPool();
   #version = 0;
   #building: Promise<void> | null = null;
   #built = false;
@@ -103,12 +104,14 @@ export class SearchIndex implements SearchSource {
     const document = searchDocument(this.#catalogue, urn);
     for (const tag of this.#tagsOf.get(urn) ?? []) this.#tagged.get(tag)?.delete(urn);
     this.#tagsOf.delete(urn);
+    const before = this.#facets.get(urn);
+    if (before !== undefined) this.#pool.release(before);
     if (document === null) {
       if (this.#facets.delete(urn)) this.#engine.remove(urn);
       return;
     }
     this.#engine.put(urn, document.text);
-    this.#facets.set(urn, this.#shared(document.facets));
+    this.#facets.set(urn, this.#pool.share(document.facets));
     if (document.namedTags.length === 0) return;
     this.#tagsOf.set(urn, document.namedTags);
     for (const tag of document.namedTags) {
@@ -116,32 +119,6 @@ export class SearchIndex implements SearchSource {
       if (tagged === undefined) this.#tagged.set(tag, (tagged = new Set()));
       tagged.add(urn);
     }
-  }
-
-  // Facet values as one string object per distinct value: counting facets and filtering over many matches
-  // then compares pointers, not characters. The pool keeps every value ever indexed until a full re-index,
-  // as few as the catalogue's platforms, containers, tags and owners.
-  #shared(facets: FacetValues): FacetValues {
-    const one = (value: string | null) => (value === null ? null : this.#same(value));
-    const many = (values: readonly string[]) => values.map((value) => this.#same(value));
-    return {
-      ...facets,
-      entityType: this.#same(facets.entityType),
-      platform: one(facets.platform),
-      origin: one(facets.origin),
-      container: one(facets.container),
-      typeNames: many(facets.typeNames),
-      tags: many(facets.tags),
-      owners: many(facets.owners),
-      customProperties: many(facets.customProperties),
-    };
-  }
-
-  #same(value: string): string {
-    const kept = this.#pool.get(value);
-    if (kept !== undefined) return kept;
-    this.#pool.set(value, value);
-    return value;
   }
 
   // Every entity as it is when its chunk runs; one changed meanwhile is in #dirty too and indexed again.
@@ -162,7 +139,7 @@ export class SearchIndex implements SearchSource {
     this.#facets = new Map();
     this.#tagged = new Map();
     this.#tagsOf = new Map();
-    this.#pool = new Map();
+    this.#pool = new FacetPool();
     this.#dirty = new Set(this.#catalogue.urns());
   }
 }

@@ -47,6 +47,8 @@ export class TermDictionary {
     this.#ids.set(text, term);
     this.#texts[term] = text;
     this.#unsorted.push(text);
+    // Merged now and then even when nobody searches, so a stream of writes cannot grow the list unbounded.
+    if (this.#unsorted.length > Math.max(1024, this.#sorted.length)) this.#rebuild();
     this.#oneEdit.add(term, text);
     this.#near.clear();
     return term;

@@ -1,0 +1,45 @@
+// The facet value pool: one string per distinct value while some indexed entity holds it, let go after.
+
+import * as assert from 'uvu/assert';
+import { test } from 'uvu';
+
+import type { FacetValues } from '../src/search/documents.ts';
+import { FacetPool } from '../src/search/facet-pool.ts';
+
+const facets = (tags: string[], customProperties: string[] = []): FacetValues => ({
+  entityType: 'DATASET',
+  name: 'orders',
+  platform: `urn:li:dataPlatform:${'postgres'}`,
+  origin: 'PROD',
+  typeNames: [],
+  tags,
+  container: null,
+  owners: [],
+  removed: false,
+  customProperties,
+  browsePathV2: null,
+});
+
+test('equal values share one string; released values are let go; custom properties are not kept', () => {
+  const pool = new FacetPool();
+  const a = pool.share(facets(['urn:li:tag:pii'], ['run=1']));
+  const b = pool.share(facets([['urn:li:tag', 'pii'].join(':')], ['run=2']));
+  assert.ok(Object.is(a.tags[0], b.tags[0]));
+  assert.is(pool.size, 4); // DATASET, the platform, PROD, the tag: no custom property
+  pool.release(a);
+  assert.is(pool.size, 4);
+  pool.release(b);
+  assert.is(pool.size, 0);
+});
+
+test('a value rewritten many times by one entity stays one entry', () => {
+  const pool = new FacetPool();
+  let held = pool.share(facets(['urn:li:tag:t0']));
+  for (let i = 1; i <= 1000; i++) {
+    pool.release(held);
+    held = pool.share(facets([`urn:li:tag:t${i}`]));
+  }
+  assert.is(pool.size, 4);
+});
+
+test.run();
