@@ -4,6 +4,7 @@ import { accessTokenMutations, accessTokenQueries } from './access-tokens.ts';
 import { mutations } from './mutations.ts';
 import { queries } from './queries.ts';
 import { searchQueries } from './search.ts';
+import { softDeleteMutations } from './soft-delete.ts';
 import { tagManageMutations } from './tag-manage.ts';
 import { tagMutations } from './tag-mutations.ts';
 import { timelineQueries } from './timeline.ts';
@@ -17,5 +18,6 @@ export const rootValue: Record<string, unknown> = {
   ...mutations,
   ...tagMutations,
   ...tagManageMutations,
+  ...softDeleteMutations,
   ...accessTokenMutations,
 };
