@@ -103,6 +103,8 @@ const WEB_APP_VARIABLES: Record<string, Record<string, unknown>> = {
     },
   },
   setTagColor: { urn: TEST_TAG, colorHex: '#0077b6' },
+  // A restore, which leaves the later documents' entities as they are: DataHub's checks run all the same.
+  batchUpdateSoftDeleted: { input: { urns: [HIVE, SCHEMA], deleted: false } },
   getTimeline: { input: { urn: HIVE, changeCategories: ['DOCUMENTATION', 'TAG'] } },
   // As the web app's search page sends it: a query, a page, and its facet filters.
   getSearchResultsForMultiple: {
@@ -158,6 +160,7 @@ const ORDER = [
   'removeTag',
   'batchRemoveTags',
   'setTagColor',
+  'batchUpdateSoftDeleted',
   'addLink',
   'updateLink',
   'removeLink',
