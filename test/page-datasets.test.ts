@@ -29,7 +29,7 @@ const RECORDS: JsonValue[] = [
   mcp(ROOT, 'containerProperties', { name: 'root', customProperties: {} }),
   mcp(LEAF, 'containerProperties', { name: 'leaf', customProperties: {} }),
   inside(LEAF, ROOT),
-  mcp(LEAF, 'status', { removed: true }),
+  mcp(LEAF, 'status', { removed: false }), // not true: a removed container is left out of its parent's listing
   ...[0, 1, 2, 3, 4].flatMap((i) => [
     named(dataset(`db.s.t${i}`), i === 3 ? 'Orders_Archive' : `t${i}`),
     inside(dataset(`db.s.t${i}`), LEAF),
@@ -221,7 +221,7 @@ pages('status, uri, deprecation, glossary terms and domain come from their aspec
     associatedUrn: dataset('db.s.t0'),
   });
   assert.equal(data.container, {
-    status: { removed: true },
+    status: { removed: false },
     deprecation: {
       deprecated: true,
       note: 'Moved',

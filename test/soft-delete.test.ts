@@ -116,6 +116,23 @@ test('search leaves soft-deleted entities out, unless includeSoftDeleted or a fi
   assert.equal(await found(hub, REMOVED_FILTER), [ORDERS, SHOP_DB].sort());
 });
 
+test("a container's entities leave soft-deleted children out, as DataHub's search does", async ({ hub, bob }) => {
+  const query =
+    'query c($urn: String!) { container(urn: $urn) { entities { total searchResults { entity { urn } } } } }';
+  const children = async () => {
+    const { entities } = (await ok(hub, query, { urn: SHOP_DB })).container;
+    return {
+      total: entities.total,
+      urns: entities.searchResults.map((r: { entity: { urn: string } }) => r.entity.urn),
+    };
+  };
+  assert.equal(await children(), { total: 2, urns: [ORDERS, CUSTOMERS] });
+  await ok(hub, SOFT_DELETE, { input: { urns: [ORDERS], deleted: true } }, bob);
+  assert.equal(await children(), { total: 1, urns: [CUSTOMERS] });
+  await ok(hub, SOFT_DELETE, { input: { urns: [ORDERS], deleted: false } }, bob);
+  assert.equal(await children(), { total: 2, urns: [ORDERS, CUSTOMERS] });
+});
+
 test('a removed tag still reads, as DataHub answers it (its Tag type has no status)', async ({ hub, bob }) => {
   await ok(hub, SOFT_DELETE, { input: { urns: [GOLD], deleted: true } }, bob);
   assert.equal((await ok(hub, TAG, { urn: GOLD })).tag, { urn: GOLD, properties: { name: 'gold' } });

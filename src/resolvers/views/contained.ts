@@ -1,8 +1,9 @@
 // Container.entities: one page of the entities a container holds (the catalogue's index of `container`
 // aspects), in DataHub's SearchResults shape, filtered by entity type as DataHub's clients filter it.
-// It lists direct children only, so a cycle cannot loop it.
+// It lists direct children only, so a cycle cannot loop it, and leaves soft-deleted ones out, as DataHub's search does.
 
 import { badRequest, shown } from '../../errors.ts';
+import { aspectObject, bool } from '../../aspects/read.ts';
 import type { AspectReader } from '../../store/catalogue.ts';
 import { entityKindOf, entityTypeOf, type EntityView } from './entity-registry.ts';
 
@@ -68,7 +69,7 @@ export function containerEntities(reader: AspectReader, container: string, input
   for (const urn of reader.contained(container)) {
     // Entities of types minihub has no view for (charts, dashboards...) are neither listed nor counted.
     const kind = entityKindOf(urn);
-    if (kind === undefined || !kept(urn)) continue;
+    if (kind === undefined || !kept(urn) || bool(aspectObject(reader, urn, 'status'), 'removed') === true) continue;
     if (query !== '' && !kind.name(reader, urn).toLowerCase().includes(query)) continue;
     // Only the page's entities get views: counting the others costs a type lookup (and the name, with a
     // query). A child whose URN no view can parse is counted on every page alike, and listed on none.
