@@ -7,6 +7,7 @@ import { tokenize } from './text.ts';
 import { TermCounter } from './field-terms.ts';
 import { TermDictionary } from './term-dictionary.ts';
 import { fuzzyEdits } from './term-neighbours.ts';
+import { PostingList, PostingSlabs } from './posting-list.ts';
 
 const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
 /** Weights of a word found as a prefix or with a typo, relative to the word as typed (MiniSearch's). */
@@ -30,22 +31,15 @@ function noHit(i: number): never {
   throw new RangeError(`no hit ${i} in an empty result`);
 }
 
-/**
- * One term in one field: the documents holding it, how often, and how many of them are not removed. The
- * removed ones are cleaned out once they are as many as the others, so they never outnumber them.
- */
-interface Postings {
-  docs: number[];
-  freqs: number[];
-  live: number;
-}
-
 /** A query word's document terms: itself, longer ones it begins (last word only), near misspellings. */
 type Derived = { term: number; weight: number }[];
 
 export class InvertedIndex {
   #terms = new TermDictionary();
-  #postings: (Postings | undefined)[][] = TEXT_FIELDS.map(() => []); // [field][term]
+  // [term] → its posting list per field, chained in field order. Removed documents' postings are cleaned
+  // out of a list once they are as many as the live ones, so they never outnumber them.
+  #lists: (PostingList | null)[] = [];
+  #slabs = new PostingSlabs();
   #fieldLength: number[][] = TEXT_FIELDS.map(() => []); // [field][doc], distinct terms
   #totalLength = TEXT_FIELDS.map(() => 0); // over live documents
   #ids: string[] = []; // [doc] → id
@@ -81,10 +75,7 @@ export class InvertedIndex {
     const lengths = TEXT_FIELDS.map(() => 0);
     for (let i = 0; i < pairs.length; i += 2) {
       const f = pairs[i]! & 15;
-      const postings = (this.#postings[f]![pairs[i]! >>> 4] ??= { docs: [], freqs: [], live: 0 });
-      postings.docs.push(doc);
-      postings.freqs.push(pairs[i + 1]!);
-      postings.live++;
+      this.#listOf(pairs[i]! >>> 4, f).add(doc, pairs[i + 1]!);
       lengths[f]!++;
     }
     lengths.forEach((length, f) => {
@@ -114,30 +105,47 @@ export class InvertedIndex {
     for (let i = 0; i < pairs.length; i += 2) {
       const f = pairs[i]! & 15;
       const term = pairs[i]! >>> 4;
-      const postings = this.#postings[f]![term]!;
-      postings.live--;
-      if (postings.docs.length >= 2 * postings.live) this.#clean(f, term, postings);
+      const list = this.#list(term, f)!;
+      list.live--;
+      if (list.length >= 2 * list.live) this.#clean(term, list);
     }
   }
 
-  // Drops the removed documents from one posting list, and the list itself (and its term) once empty.
-  #clean(f: number, term: number, postings: Postings): void {
-    const { docs, freqs } = postings;
-    let kept = 0;
-    for (let i = 0; i < docs.length; i++) {
-      const doc = docs[i]!;
-      if (this.#docTerms[doc] !== null) {
-        docs[kept] = doc;
-        freqs[kept++] = freqs[i]!;
-      } else if (--this.#references[doc]! === 0) this.#freeDocs.push(doc);
-    }
-    this.#deadPostings -= docs.length - kept;
-    docs.length = kept;
-    freqs.length = kept;
-    if (kept > 0) return;
-    this.#postings[f]![term] = undefined;
-    if (this.#postings.every((table) => table[term] === undefined)) this.#terms.drop(term);
+  // The list of `term` in field `f`, made (in its place in the chain) when there is none.
+  #listOf(term: number, f: number): PostingList {
+    let before: PostingList | null = null;
+    let list = this.#lists[term] ?? null;
+    while (list !== null && list.field < f) [before, list] = [list, list.next];
+    if (list !== null && list.field === f) return list;
+    const made = new PostingList(this.#slabs, f, list);
+    if (before === null) this.#lists[term] = made;
+    else before.next = made;
+    return made;
   }
+
+  #list(term: number, f: number): PostingList | undefined {
+    for (let list = this.#lists[term] ?? null; list !== null; list = list.next) if (list.field === f) return list;
+    return undefined;
+  }
+
+  // Drops the removed documents from one posting list, and the list itself (and its term) once empty.
+  #clean(term: number, list: PostingList): void {
+    this.#deadPostings -= list.clean(this.#isLive, this.#unreferenced);
+    if (list.length > 0) return;
+    let first: PostingList | null = this.#lists[term]!;
+    if (first === list) this.#lists[term] = first = list.next;
+    else {
+      let before = first;
+      while (before.next !== list) before = before.next!;
+      before.next = list.next;
+    }
+    if (first === null) this.#terms.drop(term);
+  }
+
+  #isLive = (doc: number): boolean => this.#docTerms[doc] !== null;
+  #unreferenced = (doc: number): void => {
+    if (--this.#references[doc]! === 0) this.#freeDocs.push(doc);
+  };
 
   /**
    * The documents matching every word of `query` (in `fields` only, when given), in no particular order:
@@ -233,8 +241,8 @@ export class InvertedIndex {
   #cost(terms: Derived, allowed: ReadonlySet<number> | null): number {
     let cost = 0;
     for (const { term } of terms)
-      for (let f = 0; f < TEXT_FIELDS.length; f++)
-        if (allowed === null || allowed.has(f)) cost += this.#postings[f]![term]?.live ?? 0;
+      for (let list = this.#lists[term] ?? null; list !== null; list = list.next)
+        if (allowed === null || allowed.has(list.field)) cost += list.live;
     return cost;
   }
 
@@ -246,16 +254,15 @@ export class InvertedIndex {
     touched: number[],
   ): void {
     const live = this.#byId.size;
-    for (let f = 0; f < TEXT_FIELDS.length; f++) {
-      if (allowed !== null && !allowed.has(f)) continue;
-      const postings = this.#postings[f]![term];
-      if (postings === undefined || postings.live === 0) continue;
+    for (let list = this.#lists[term] ?? null; list !== null; list = list.next) {
+      const f = list.field;
+      if ((allowed !== null && !allowed.has(f)) || list.live === 0) continue;
       const boost = BOOST[f]! * weight;
-      const idf = Math.log(1 + (live - postings.live + 0.5) / (postings.live + 0.5));
+      const idf = Math.log(1 + (live - list.live + 0.5) / (list.live + 0.5));
       const average = this.#totalLength[f]! / live;
       const lengths = this.#fieldLength[f]!;
-      const { docs, freqs } = postings;
-      for (let i = 0; i < docs.length; i++) {
+      const { docs, start } = list;
+      for (let i = start; i < start + list.length; i++) {
         const doc = docs[i]!;
         const count = this.#count[doc]!;
         // A document counts when it matched every earlier word; a second term of this word adds to it.
@@ -265,7 +272,7 @@ export class InvertedIndex {
           this.#count[doc] = word + 1;
           if (word === 0) touched.push(doc);
         }
-        const tf = freqs[i]!;
+        const tf = list.freq(i);
         const norm = 1 - BM25.b + (BM25.b * lengths[doc]!) / average;
         this.#score[doc]! += boost * idf * (BM25.d + (tf * (BM25.k + 1)) / (tf + BM25.k * norm));
       }
