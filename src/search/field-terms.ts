@@ -2,7 +2,7 @@
 // Text in, numbered terms and their counts out; no index here.
 
 import { FIELD_WEIGHTS, TEXT_FIELDS, type DocumentText, type TextField } from './fields.ts';
-import { tokenize } from './text.ts';
+import { tokenize, visitAsciiTerms } from './text.ts';
 
 // Heaviest first; fields of equal weight in the table's order.
 const BY_WEIGHT = TEXT_FIELDS.map((_, f) => f).sort(
@@ -19,6 +19,12 @@ const LIST_FIELDS: ReadonlySet<TextField> = new Set<TextField>([
 ]);
 const COUNTED_ONCE = TEXT_FIELDS.map((field) => LIST_FIELDS.has(field));
 
+/** How words become term numbers: a word, or a word in lower case at its place in a text (ASCII only). */
+export interface TermNumbers {
+  intern(word: string): number;
+  internLowered(text: string, start: number, end: number): number;
+}
+
 /**
  * Counts a document's terms. A word is kept only in the heaviest field that holds it: a dataset's name
  * words are found by its name, not again in its description and twenty column descriptions. Ranking
@@ -31,28 +37,44 @@ export class TermCounter {
   #count = 0;
   #countOf = new Uint32Array(0);
   #pairOf = new Uint32Array(0);
+  // The count under way: its pairs, the field and its text, how words are numbered.
+  #pairs: number[] = [];
+  #field = 0;
+  #text = '';
+  #terms: TermNumbers = { intern: () => 0, internLowered: () => 0 };
 
-  /** `text`'s (term × 16 + field, frequency) pairs, each word numbered by `intern`. */
-  pairs(text: DocumentText, intern: (word: string) => number): number[] {
+  /** `text`'s (term × 16 + field, frequency) pairs, each word numbered by `terms`. */
+  pairs(text: DocumentText, terms: TermNumbers): number[] {
     if (this.#count === 0xffffffff) {
       this.#countOf.fill(0);
       this.#count = 0;
     }
-    const count = ++this.#count;
-    const pairs: number[] = [];
+    this.#count++;
+    const pairs: number[] = (this.#pairs = []);
+    this.#terms = terms;
     for (const f of BY_WEIGHT) {
-      const once = COUNTED_ONCE[f]!;
-      for (const word of tokenize(text[TEXT_FIELDS[f]!])) {
-        const term = intern(word);
-        if (term >= this.#countOf.length) this.#grow(term);
-        if (this.#countOf[term] !== count) {
-          this.#countOf[term] = count;
-          this.#pairOf[term] = pairs.length;
-          pairs.push(term * 16 + f, 1);
-        } else if (!once && (pairs[this.#pairOf[term]!]! & 15) === f) pairs[this.#pairOf[term]! + 1]!++;
-      }
+      this.#field = f;
+      this.#text = text[TEXT_FIELDS[f]!];
+      // ASCII text's words are numbered where they stand, without a string each.
+      if (!visitAsciiTerms(this.#text, this.#visit))
+        for (const word of tokenize(this.#text)) this.#add(terms.intern(word));
     }
+    this.#pairs = [];
+    this.#text = '';
     return pairs;
+  }
+
+  #visit = (start: number, end: number): void => this.#add(this.#terms.internLowered(this.#text, start, end));
+
+  #add(term: number): void {
+    const pairs = this.#pairs;
+    const f = this.#field;
+    if (term >= this.#countOf.length) this.#grow(term);
+    if (this.#countOf[term] !== this.#count) {
+      this.#countOf[term] = this.#count;
+      this.#pairOf[term] = pairs.length;
+      pairs.push(term * 16 + f, 1);
+    } else if (!COUNTED_ONCE[f]! && (pairs[this.#pairOf[term]!]! & 15) === f) pairs[this.#pairOf[term]! + 1]!++;
   }
 
   #grow(term: number): void {
@@ -70,10 +92,14 @@ export class TermCounter {
 export function fieldTerms(text: DocumentText): string[][] {
   const numbers = new Map<string, number>();
   const words: string[] = [];
-  const pairs = new TermCounter().pairs(text, (word) => {
+  const intern = (word: string): number => {
     let term = numbers.get(word);
     if (term === undefined) numbers.set(word, (term = words.push(word) - 1));
     return term;
+  };
+  const pairs = new TermCounter().pairs(text, {
+    intern,
+    internLowered: (source, start, end) => intern(source.slice(start, end).toLowerCase()),
   });
   const terms: string[][] = TEXT_FIELDS.map(() => []);
   for (let i = 0; i < pairs.length; i += 2)

@@ -71,7 +71,7 @@ export class InvertedIndex {
     const doc = this.#freeDocs.pop() ?? this.#ids.length;
     this.#ids[doc] = id;
     this.#byId.set(id, doc);
-    const pairs = this.#counter.pairs(text, (word) => this.#terms.intern(word));
+    const pairs = this.#counter.pairs(text, this.#terms);
     const lengths = TEXT_FIELDS.map(() => 0);
     for (let i = 0; i < pairs.length; i += 2) {
       const f = pairs[i]! & 15;

@@ -4,6 +4,7 @@
 
 import { ONE_EDIT_WORDS, OneEditIndex, withinOneEdit } from './one-edit-index.ts';
 import { termsWithinEdits } from './term-neighbours.ts';
+import { TermTable } from './term-table.ts';
 
 /** Query words whose near terms are remembered until the vocabulary changes. */
 const NEAR_REMEMBERED = 4096;
@@ -12,8 +13,8 @@ const NEAR_REMEMBERED = 4096;
 const INSERT_ONE_BY_ONE = 8;
 
 export class TermDictionary {
-  #ids = new Map<string, number>();
   #texts: string[] = [];
+  #ids = new TermTable(this.#texts);
   #free: number[] = [];
   #sorted: string[] = [];
   // Terms added since the sorted list was last brought up to date; merged in by the next sorted().
@@ -32,7 +33,8 @@ export class TermDictionary {
 
   /** The number of `text`, if it is a term. */
   id(text: string): number | undefined {
-    return this.#ids.get(text);
+    const term = this.#ids.get(text);
+    return term < 0 ? undefined : term;
   }
 
   text(term: number): string {
@@ -42,10 +44,10 @@ export class TermDictionary {
   /** The number of `text`, which becomes a term when it is not one yet. */
   intern(text: string): number {
     let term = this.#ids.get(text);
-    if (term !== undefined) return term;
+    if (term >= 0) return term;
     term = this.#free.pop() ?? this.#texts.length;
-    this.#ids.set(text, term);
     this.#texts[term] = text;
+    this.#ids.add(term, text);
     this.#unsorted.push(text);
     // Merged now and then even when nobody searches, so a stream of writes cannot grow the list unbounded.
     if (this.#unsorted.length > Math.max(1024, this.#sorted.length)) this.#rebuild();
@@ -54,11 +56,17 @@ export class TermDictionary {
     return term;
   }
 
+  /** The number of `text[start, end)` in lower case (ASCII text only), as intern() gives it. */
+  internLowered(text: string, start: number, end: number): number {
+    const term = this.#ids.getLowered(text, start, end);
+    return term >= 0 ? term : this.intern(text.slice(start, end).toLowerCase());
+  }
+
   /** Forgets `term` (no document holds it any more); its number may go to another term. */
   drop(term: number): void {
     this.#oneEdit.remove(term, this.#texts[term]!);
     this.#near.clear();
-    this.#ids.delete(this.#texts[term]!);
+    this.#ids.remove(term, this.#texts[term]!);
     this.#texts[term] = '';
     this.#free.push(term);
     this.#dropped++;
@@ -72,7 +80,7 @@ export class TermDictionary {
     if (this.#dropped * 4 > this.#sorted.length || this.#unsorted.length > INSERT_ONE_BY_ONE) this.#rebuild();
     else if (this.#unsorted.length > 0) {
       for (const text of this.#unsorted) {
-        if (!this.#ids.has(text)) continue;
+        if (this.#ids.get(text) < 0) continue;
         const at = this.#lowerBound(text);
         if (this.#sorted[at] !== text) this.#sorted.splice(at, 0, text);
       }
@@ -95,7 +103,7 @@ export class TermDictionary {
         .sort(([a], [b]) => (a < b ? -1 : 1));
     else
       found = [...termsWithinEdits(this.sorted(), word, edits)].filter(
-        ([text, distance]) => distance > 0 && this.#ids.has(text),
+        ([text, distance]) => distance > 0 && this.#ids.get(text) >= 0,
       );
     if (this.#near.size >= NEAR_REMEMBERED) this.#near.delete(this.#near.keys().next().value as string);
     this.#near.set(key, found);
@@ -112,7 +120,7 @@ export class TermDictionary {
     const sorted = this.sorted();
     for (let at = this.#lowerBound(prefix); at < sorted.length && sorted[at]!.startsWith(prefix); at++) {
       const term = this.#ids.get(sorted[at]!);
-      if (term !== undefined && sorted[at] !== prefix) yield term;
+      if (term >= 0 && sorted[at] !== prefix) yield term;
     }
   }
 
@@ -125,7 +133,7 @@ export class TermDictionary {
     let j = 0;
     while (i < sorted.length || j < added.length) {
       const text = j >= added.length || (i < sorted.length && sorted[i]! <= added[j]!) ? sorted[i++]! : added[j++]!;
-      if (this.#ids.has(text) && merged[merged.length - 1] !== text) merged.push(text);
+      if (this.#ids.get(text) >= 0 && merged[merged.length - 1] !== text) merged.push(text);
     }
     this.#sorted = merged;
     this.#unsorted = [];

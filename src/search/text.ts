@@ -52,6 +52,53 @@ function pushCamelCase(terms: string[], text: string, start: number, end: number
   terms.push(...parts);
 }
 
+const NOT_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * tokenize()'s terms of `text` as places, so no string is made per word: `visit(start, end)` for each,
+ * in order (the term is text[start, end) in lower case). Text that is not all ASCII visits nothing and
+ * answers false: its terms are tokenize()'s.
+ */
+export function visitAsciiTerms(text: string, visit: (start: number, end: number) => void): boolean {
+  if (NOT_ASCII.test(text)) return false;
+  let start = -1;
+  let upper = false;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 32;
+    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
+      if (start < 0) start = i;
+    } else if (c >= 65 && c <= 90) {
+      if (start < 0) start = i;
+      upper = true;
+    } else if (start >= 0) {
+      visit(start, i);
+      if (upper) visitCamelCaseParts(text, start, i, visit);
+      start = -1;
+      upper = false;
+    }
+  }
+  return true;
+}
+
+// pushCamelCase's parts, when the word has more than one.
+function visitCamelCaseParts(
+  text: string,
+  start: number,
+  end: number,
+  visit: (start: number, end: number) => void,
+): void {
+  let from = start;
+  for (let i = start + 1; i < end; i++) {
+    const c = text.charCodeAt(i);
+    const before = text.charCodeAt(i - 1);
+    if (c >= 65 && c <= 90 && ((before >= 97 && before <= 122) || (before >= 48 && before <= 57))) {
+      visit(from, i);
+      from = i;
+    }
+  }
+  if (from > start) visit(from, end);
+}
+
 /** tokenize() for text in any script. */
 export function tokenizeAnyScript(text: string): string[] {
   const terms: string[] = [];
