@@ -43,7 +43,8 @@ export class InvertedIndex {
   #fieldLength: number[][] = TEXT_FIELDS.map(() => []); // [field][doc], distinct terms
   #totalLength = TEXT_FIELDS.map(() => 0); // over live documents
   #ids: string[] = []; // [doc] → id
-  #docTerms: (Uint32Array | null)[] = []; // [doc] → (term × 16 + field, frequency) pairs; null once removed
+  // [doc] → its terms as term × 16 + field (frequencies are the postings'); null once removed.
+  #docTerms: (Uint32Array | null)[] = [];
   // [doc] → postings of a removed document still in some list; at zero its slot is free for another.
   #references: number[] = [];
   #freeDocs: number[] = [];
@@ -73,8 +74,10 @@ export class InvertedIndex {
     this.#byId.set(id, doc);
     const pairs = this.#counter.pairs(text, this.#terms);
     const lengths = TEXT_FIELDS.map(() => 0);
+    const keys = new Uint32Array(pairs.length / 2);
     for (let i = 0; i < pairs.length; i += 2) {
       const f = pairs[i]! & 15;
+      keys[i / 2] = pairs[i]!;
       this.#listOf(pairs[i]! >>> 4, f).add(doc, pairs[i + 1]!);
       lengths[f]!++;
     }
@@ -82,8 +85,8 @@ export class InvertedIndex {
       this.#fieldLength[f]![doc] = length;
       this.#totalLength[f]! += length;
     });
-    this.#docTerms[doc] = Uint32Array.from(pairs);
-    this.#livePostings += pairs.length / 2;
+    this.#docTerms[doc] = keys;
+    this.#livePostings += keys.length;
   }
 
   /**
@@ -95,16 +98,16 @@ export class InvertedIndex {
     const doc = this.#byId.get(id);
     if (doc === undefined) return;
     this.#byId.delete(id);
-    const pairs = this.#docTerms[doc]!;
+    const keys = this.#docTerms[doc]!;
     this.#docTerms[doc] = null;
-    this.#references[doc] = pairs.length / 2;
+    this.#references[doc] = keys.length;
     for (let f = 0; f < TEXT_FIELDS.length; f++) this.#totalLength[f]! -= this.#fieldLength[f]![doc]!;
-    this.#livePostings -= pairs.length / 2;
-    this.#deadPostings += pairs.length / 2;
-    if (pairs.length === 0) this.#freeDocs.push(doc);
-    for (let i = 0; i < pairs.length; i += 2) {
-      const f = pairs[i]! & 15;
-      const term = pairs[i]! >>> 4;
+    this.#livePostings -= keys.length;
+    this.#deadPostings += keys.length;
+    if (keys.length === 0) this.#freeDocs.push(doc);
+    for (const key of keys) {
+      const f = key & 15;
+      const term = key >>> 4;
       const list = this.#list(term, f)!;
       list.live--;
       if (list.length >= 2 * list.live) this.#clean(term, list);
@@ -200,11 +203,11 @@ export class InvertedIndex {
   // The query terms a document holds, by field: read from the document's own terms, not the postings.
   #matches(doc: number, matched: ReadonlySet<number>, allowed: ReadonlySet<number> | null): TermMatches {
     const found: TermMatches = {};
-    const pairs = this.#docTerms[doc];
-    if (pairs === null || pairs === undefined) return found;
-    for (let i = 0; i < pairs.length; i += 2) {
-      const term = pairs[i]! >>> 4;
-      const f = pairs[i]! & 15;
+    const keys = this.#docTerms[doc];
+    if (keys === null || keys === undefined) return found;
+    for (const key of keys) {
+      const term = key >>> 4;
+      const f = key & 15;
       if (!matched.has(term) || (allowed !== null && !allowed.has(f))) continue;
       const text = this.#terms.text(term);
       found[text] = [...(found[text] ?? []), TEXT_FIELDS[f]!];

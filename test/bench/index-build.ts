@@ -68,7 +68,9 @@ const engine = await phase('engine filled', () => {
 });
 texts.length = 0;
 console.log(JSON.stringify((engine as unknown as { stats?: object }).stats));
-console.log(`with the index: heap ${mb(heap())}, RSS ${mb(process.memoryUsage().rss)}`);
+console.log(
+  `with the index: heap ${mb(heap())}, external ${mb(process.memoryUsage().external)}, RSS ${mb(process.memoryUsage().rss)}`,
+);
 
 // Fixed queries (words of bench datasets, prefixes, a typo): every answer's ids and scores summed up.
 const queries: string[] = [];
