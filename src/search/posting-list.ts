@@ -7,8 +7,8 @@
 const FREQ_MARK = 255;
 /** Lists of up to this many postings live in the shared blocks; longer ones own their arrays. */
 const SHARED_UP_TO = 64;
-/** Postings per shared block. */
-const BLOCK_SLOTS = 1 << 20;
+/** Postings per shared block: 320 KB, small enough that a small catalogue's index (or a test's) costs little. */
+const BLOCK_SLOTS = 1 << 16;
 
 /** Shared blocks of room for short lists, in power-of-two pieces, each size's freed pieces reused. */
 export class PostingSlabs {
