@@ -14,42 +14,8 @@ export function tokenize(text: string): string[] {
   // Every column of every dataset passes here: plain ASCII text is scanned by character code, which is
   // several times faster than the Unicode-aware expressions any other script needs.
   const terms: string[] = [];
-  let start = -1;
-  let upper = false;
-  for (let i = 0; i <= text.length; i++) {
-    const c = i < text.length ? text.charCodeAt(i) : 32;
-    if (c >= 128) return tokenizeAnyScript(text);
-    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
-      if (start < 0) start = i;
-    } else if (c >= 65 && c <= 90) {
-      if (start < 0) start = i;
-      upper = true;
-    } else if (start >= 0) {
-      if (upper) pushCamelCase(terms, text, start, i);
-      else terms.push(text.slice(start, i));
-      start = -1;
-      upper = false;
-    }
-  }
-  return terms;
-}
-
-// An ASCII word with an upper-case letter: the word in lower case, then its camelCase parts if it has any.
-function pushCamelCase(terms: string[], text: string, start: number, end: number): void {
-  terms.push(text.slice(start, end).toLowerCase());
-  let from = start;
-  const parts: string[] = [];
-  for (let i = start + 1; i < end; i++) {
-    const c = text.charCodeAt(i);
-    const before = text.charCodeAt(i - 1);
-    if (c >= 65 && c <= 90 && ((before >= 97 && before <= 122) || (before >= 48 && before <= 57))) {
-      parts.push(text.slice(from, i).toLowerCase());
-      from = i;
-    }
-  }
-  if (parts.length === 0) return;
-  parts.push(text.slice(from, end).toLowerCase());
-  terms.push(...parts);
+  const ascii = visitAsciiTerms(text, (start, end) => terms.push(text.slice(start, end).toLowerCase()));
+  return ascii ? terms : tokenizeAnyScript(text);
 }
 
 const NOT_ASCII = /[^\x00-\x7f]/;
@@ -80,7 +46,7 @@ export function visitAsciiTerms(text: string, visit: (start: number, end: number
   return true;
 }
 
-// pushCamelCase's parts, when the word has more than one.
+// A camelCase word's parts, when it has more than one.
 function visitCamelCaseParts(
   text: string,
   start: number,
