@@ -1,5 +1,5 @@
-// Numbering words where they stand: the places visited are the Unicode-aware tokenizer's terms, and the term table answers
-// as a Map does over random additions and removals, by string and by place.
+// Numbering words where they stand: the places visited are the Unicode-aware tokenizer's terms, and the
+// term table answers as a Map does over random additions and removals, by string and by place.
 
 import * as assert from 'uvu/assert';
 import { suite } from 'uvu';
