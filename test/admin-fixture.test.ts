@@ -82,6 +82,27 @@ test('GET /api/admin/snapshot is what export writes; POST /api/admin/restore put
   assert.is(read.json.data.dataset.editableProperties.description, 'snapshotted');
 });
 
+test('the snapshot leaves secrets out: password hashes and DataHub secret values never leave', async ({ hub }) => {
+  const user = 'urn:li:corpuser:datahub';
+  const proposal = {
+    entityType: 'corpuser',
+    entityUrn: user,
+    changeType: 'UPSERT',
+    aspectName: 'corpUserCredentials',
+    aspect: { contentType: 'application/json', value: JSON.stringify({ hashedPassword: 'HASH', salt: 'SALT' }) },
+  };
+  const ingested = await hub.request('/aspects?action=ingestProposal', {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${hub.token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ proposal }),
+  });
+  assert.is(ingested.status, 200, ingested.text);
+  const snapshot = await call(hub, 'GET', 'snapshot');
+  assert.is(snapshot.status, 200);
+  assert.not.ok(snapshot.text.includes('corpUserCredentials'), 'no credentials aspect');
+  assert.not.ok(snapshot.text.includes('HASH'), 'no password hash');
+});
+
 test('a restore body with a bad record, or one that is not a DataHub file, replaces nothing', async ({ hub }) => {
   const before = hub.store.export();
   const bad = JSON.stringify([

@@ -179,4 +179,14 @@ test('a fuzzy query asked again sees the terms added and dropped since it was fi
   assert.equal(ids(index, 'warehousesx'), ['c']); // eleven letters: two edits forgiven
 });
 
+test('a word over 64 letters is matched as typed, never walked for typos (a row per letter would be the cost)', () => {
+  const index = new InvertedIndex();
+  const long = 'a'.repeat(5000);
+  index.put('x', text({ name: `${long}b` }));
+  assert.equal(ids(index, `${long}c`), []);
+  assert.equal(ids(index, `${long}b`), ['x']);
+  index.put('y', text({ name: `${'a'.repeat(60)}b` }));
+  assert.equal(ids(index, `${'a'.repeat(60)}c`), ['y']); // 61 letters: two typos forgiven
+});
+
 test.run();

@@ -147,6 +147,25 @@ test('a 4xx other than 429 fails at once with the target message; retries run ou
   }
 });
 
+test('a redirect is refused, naming where it points, and never followed (its 200 would pass for a write)', async () => {
+  const target = await scripted([
+    { status: 302, headers: { Location: '/login' } },
+    { status: 200, body: '<html>' },
+  ]);
+  try {
+    await sendBatch('{}', { url: target.url, token: 'T', retries: 3, sleep: async () => {} }).then(
+      () => assert.unreachable('a redirect is no acknowledgement'),
+      (error: unknown) => {
+        assert.instance(error, SendFailure);
+        assert.match((error as Error).message, /redirected the request \(302 to \/login\)/);
+      },
+    );
+    assert.is(target.seen.length, 1, 'the redirect was not followed');
+  } finally {
+    await target.close();
+  }
+});
+
 test('--since: times and durations; the aspects changed at or after it, removals as DELETEs', async () => {
   assert.is(parseSince('2026-01-31T12:00:00Z', 0), Date.UTC(2026, 0, 31, 12));
   assert.is(parseSince('90s', 100_000), 10_000);
@@ -169,7 +188,13 @@ test('--since: times and durations; the aspects changed at or after it, removals
 
   const store = await Store.open({ dataDir: dir });
   try {
-    const changed = await changedSince(nodeLogFileSystem, store.location, store.catalogue, since);
+    const { records: changed, compactedAt } = await changedSince(
+      nodeLogFileSystem,
+      store.location,
+      store.catalogue,
+      since,
+    );
+    assert.is(compactedAt, null);
     assert.equal(changed, [
       {
         entityType: 'dataset',
@@ -180,7 +205,12 @@ test('--since: times and durations; the aspects changed at or after it, removals
       },
       { entityType: 'dataset', entityUrn: deleted, changeType: 'DELETE', aspectName: 'datasetKey' },
     ]);
-    assert.is((await changedSince(nodeLogFileSystem, store.location, store.catalogue, 0)).length > 10, true);
+    assert.is((await changedSince(nodeLogFileSystem, store.location, store.catalogue, 0)).records.length > 10, true);
+    // After a compaction the removal is no longer in the log: changedSince says when the compaction ran.
+    await store.compact();
+    const after = await changedSince(nodeLogFileSystem, store.location, store.catalogue, since);
+    assert.ok(after.compactedAt !== null && after.compactedAt >= since);
+    assert.not.ok(after.records.some((record) => record.changeType === 'DELETE'));
   } finally {
     await store.close();
   }

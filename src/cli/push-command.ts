@@ -59,7 +59,16 @@ export async function pushCommand(args: string[], env: NodeJS.ProcessEnv): Promi
       total = count(all());
       records = () => withoutSecrets(exportedRecords(store.catalogue), leftOut);
     } else {
-      const changed = await changedSince(nodeLogFileSystem, store.location, store.catalogue, since);
+      const { records: changed, compactedAt } = await changedSince(
+        nodeLogFileSystem,
+        store.location,
+        store.catalogue,
+        since,
+      );
+      if (compactedAt !== null)
+        process.stderr.write(
+          `minihub: the log was compacted at ${new Date(compactedAt).toISOString()}, after --since: what was removed between them is no longer known and is not sent as DELETEs\n`,
+        );
       const kept = [...withoutSecrets(changed, leftOut)];
       total = kept.length;
       records = () => kept;

@@ -9,6 +9,7 @@ import type { TokenService } from '../auth/tokens.ts';
 import { ROOT_USER } from '../auth/users.ts';
 import { parseDataHubFile } from '../datahub/datahub-file.ts';
 import { exportedRecords, mcpFileChunks } from '../datahub/export.ts';
+import { withoutSecrets } from '../datahub/secrets.ts';
 import { parsedChanges } from '../datahub/ingest.ts';
 import { MinihubError, shown } from '../errors.ts';
 import type { Limits } from '../limits.ts';
@@ -62,7 +63,8 @@ export function createAdminHandler(options: AdminOptions): (request: HttpRequest
           urn,
           new Map(aspects),
         ]);
-        const records = exportedRecords({ entities: () => copy });
+        // Secrets stay, as over REST and in a push: password hashes and DataHub secret values never leave.
+        const records = withoutSecrets(exportedRecords({ entities: () => copy }), new Map());
         return {
           status: 200,
           headers: {

@@ -50,8 +50,16 @@ export async function sendBatch(body: string, options: SenderOptions): Promise<n
         headers: headersFor(token),
         body,
         signal: AbortSignal.timeout(timeoutMs),
+        // Never followed: a redirect turns the POST into a GET whose 200 (a login page) would pass for a write.
+        redirect: 'manual',
       });
       const text = await response.text();
+      if (response.status >= 300 && response.status < 400) {
+        const location = (response.headers.get('location') ?? '').slice(0, 200);
+        throw new SendFailure(
+          `${url} redirected the request (${response.status}${location === '' ? '' : ` to ${location}`}); push to the URL of DataHub's GMS itself`,
+        );
+      }
       if (response.ok) return attempt + 1;
       why = refusal(url, response.status, text);
       if (response.status !== 429 && response.status < 500) throw new SendFailure(why);

@@ -37,17 +37,21 @@ export interface DeleteRecord {
  * The aspects whose log records are at or after `since`, in the order first changed: those still present as
  * UPSERTs of their current value, those removed as DELETEs (an entity removed whole: one DELETE of its key
  * aspect, which removes the entity on the target). A compaction rewrites every aspect with its own time, so
- * aspects compacted after `since` are sent too: more than changed, never less.
+ * aspects compacted after `since` are sent too; but removals before such a compaction are gone from the
+ * log, so `compactedAt` says when it ran (the caller warns that those removals are not sent).
  */
 export async function changedSince(
   fs: LogFileSystem,
   logPath: string,
   catalogue: Pick<Catalogue, 'aspect' | 'exists'>,
   since: number,
-): Promise<(McpRecord | DeleteRecord)[]> {
+): Promise<{ records: (McpRecord | DeleteRecord)[]; compactedAt: number | null }> {
   const changed = new Map<string, Set<string>>();
+  let compactedAt: number | null = null;
   await readRecords(fs.readChunks(logPath), (record) => {
     if (record.time < since) return;
+    // A compaction keeps what is present only: what was removed between `since` and it is no longer known.
+    if (record.op === 'compact') compactedAt ??= record.time;
     for (const { urn, aspect } of record.changes) {
       let aspects = changed.get(urn);
       if (aspects === undefined) changed.set(urn, (aspects = new Set()));
@@ -70,5 +74,5 @@ export async function changedSince(
       );
     }
   }
-  return records;
+  return { records, compactedAt };
 }

@@ -7,9 +7,12 @@ export const FUZZY_MIN_LENGTH = 5;
 const TWO_EDITS_FROM = 10;
 const HAS_LETTER = /\p{L}/u;
 
-/** Edits forgiven in `word`: none below 5 letters or without a letter (42421 is no typo of 42422). */
+/** Longer words are matched as typed: an edit-distance walk costs a row per letter, and no typo is that long. */
+const FUZZY_MAX_LENGTH = 64;
+
+/** Edits forgiven in `word`: none below 5 letters, above 64, or without a letter (42421 is no typo of 42422). */
 export function fuzzyEdits(word: string): number {
-  if (word.length < FUZZY_MIN_LENGTH || !HAS_LETTER.test(word)) return 0;
+  if (word.length < FUZZY_MIN_LENGTH || word.length > FUZZY_MAX_LENGTH || !HAS_LETTER.test(word)) return 0;
   return word.length < TWO_EDITS_FROM ? 1 : 2;
 }
 
