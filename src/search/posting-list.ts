@@ -71,7 +71,7 @@ export class PostingList {
     this.live++;
   }
 
-  /** The frequency of the posting at `at` (from 0, not from start). */
+  /** The frequency of the posting at `at`, an index into docs and freqs (from start to start + length). */
   freq(at: number): number {
     const freq = this.freqs[at]!;
     return freq === FREQ_MARK ? this.#large!.get(this.docs[at]!)! : freq;
