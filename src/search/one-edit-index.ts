@@ -2,33 +2,28 @@
 // filed under itself and under each one-letter deletion of it (hashed, in typed arrays), so a word's own
 // deletions meet every term one substitution, insertion or deletion away. Terms and numbers only.
 
+import { EMPTY, HashedSlots } from './hashed-slots.ts';
+
 /** Query words of these lengths are looked up here (words of 5 to 9 letters allow one edit). */
 export const ONE_EDIT_WORDS = { from: 5, to: 9 } as const;
 // Terms one edit from such a word are one letter shorter or longer at most.
 const FILED = { from: ONE_EDIT_WORDS.from - 1, to: ONE_EDIT_WORDS.to + 1 };
 
-const EMPTY = -1;
-const REMOVED = -2;
-
 export class OneEditIndex {
-  // Open addressing: slot → (hash, term); a term is EMPTY or REMOVED where none is.
-  #hashes = new Uint32Array(1024);
-  #terms = new Int32Array(1024).fill(EMPTY);
-  #used = 0; // slots holding a term or REMOVED
+  #slots = new HashedSlots();
 
   /** Files `term` (its text `text`) under itself and its deletions. */
   add(term: number, text: string): void {
     if (text.length < FILED.from || text.length > FILED.to) return;
-    if ((this.#used + text.length + 1) * 2 > this.#terms.length) this.#resize();
-    this.#insert(hashWithout(text, -1), term);
-    for (let i = 0; i < text.length; i++) this.#insert(hashWithout(text, i), term);
+    this.#slots.insert(hashWithout(text, -1), term);
+    for (let i = 0; i < text.length; i++) this.#slots.insert(hashWithout(text, i), term);
   }
 
   /** Unfiles `term`, as add() filed it. */
   remove(term: number, text: string): void {
     if (text.length < FILED.from || text.length > FILED.to) return;
-    this.#delete(hashWithout(text, -1), term);
-    for (let i = 0; i < text.length; i++) this.#delete(hashWithout(text, i), term);
+    this.#slots.delete(hashWithout(text, -1), term);
+    for (let i = 0; i < text.length; i++) this.#slots.delete(hashWithout(text, i), term);
   }
 
   /**
@@ -42,43 +37,11 @@ export class OneEditIndex {
     return found;
   }
 
-  #insert(hash: number, term: number): void {
-    const mask = this.#terms.length - 1;
-    let slot = hash & mask;
-    while (this.#terms[slot]! >= 0) slot = (slot + 1) & mask;
-    if (this.#terms[slot] === EMPTY) this.#used++;
-    this.#hashes[slot] = hash;
-    this.#terms[slot] = term;
-  }
-
-  #delete(hash: number, term: number): void {
-    const mask = this.#terms.length - 1;
-    for (let slot = hash & mask; this.#terms[slot] !== EMPTY; slot = (slot + 1) & mask) {
-      if (this.#terms[slot] === term && this.#hashes[slot] === hash) {
-        this.#terms[slot] = REMOVED;
-        return;
-      }
-    }
-  }
-
   #collect(hash: number, found: Set<number>): void {
-    const mask = this.#terms.length - 1;
-    for (let slot = hash & mask; this.#terms[slot] !== EMPTY; slot = (slot + 1) & mask)
-      if (this.#hashes[slot] === hash && this.#terms[slot]! >= 0) found.add(this.#terms[slot]!);
-  }
-
-  // Twice the live entries' room, REMOVED slots dropped: each entry moves once per doubling.
-  #resize(): void {
-    const hashes = this.#hashes;
-    const terms = this.#terms;
-    let live = 0;
-    for (const term of terms) if (term >= 0) live++;
-    let size = 1024;
-    while (size < live * 4) size *= 2;
-    this.#hashes = new Uint32Array(size);
-    this.#terms = new Int32Array(size).fill(EMPTY);
-    this.#used = 0;
-    for (let slot = 0; slot < terms.length; slot++) if (terms[slot]! >= 0) this.#insert(hashes[slot]!, terms[slot]!);
+    const { hashes, terms } = this.#slots;
+    const mask = terms.length - 1;
+    for (let slot = hash & mask; terms[slot] !== EMPTY; slot = (slot + 1) & mask)
+      if (hashes[slot] === hash && terms[slot]! >= 0) found.add(terms[slot]!);
   }
 }
 
