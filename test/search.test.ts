@@ -140,6 +140,12 @@ test('an unknown filter field and an unsupported condition are errors naming the
   });
   assert.match(condition.json.errors[0].message, /GREATER_THAN/);
   assert.is(condition.json.errors[0].extensions.code, 400);
+  // A name every object answers is unknown too, never a crash.
+  const inherited = await hub.gql(SEARCH, {
+    input: { query: '*', orFilters: [{ and: [{ field: 'toString', values: ['x'] }] }] },
+  });
+  assert.match(inherited.json.errors[0].message, /Unknown search filter field "toString"/);
+  assert.is(inherited.json.errors[0].extensions.code, 400);
 });
 
 test('a query of more than 32 different words is a 400 saying so; 32 repeated a thousand times is searched', async ({

@@ -1,22 +1,43 @@
-// DataHub's facets over a search's matches (their facet values): per facet field, how many matches hold each value. Counted
-// over every match after all filters (a facet's own filter included, as DataHub's aggregations run on the
+// DataHub's facets over a search's matches (their facet values): per facet field, how many matches hold
+// each value. Counted over every match after all filters (a facet's own filter included, as DataHub's aggregations run on the
 // filtered query), with each filtered-on value listed even at count 0 as DataHub adds it back.
 
 import type { FacetValues } from './documents.ts';
 
-/** The facet fields answered, with DataHub's display names; each reads a match's value (or values) of it. */
+/** What an entity holds of a field: one value, none, or several (no array is made for one). */
+export type HeldValues = string | null | readonly string[];
+
+/** Whether any value `held` passes `test`. */
+export function someValue(held: HeldValues, test: (value: string) => boolean): boolean {
+  if (held === null) return false;
+  return typeof held === 'string' ? test(held) : held.some(test);
+}
+
+/** Each facet field's reader of an entity's values; filters on these fields read them the same way. */
+export const FACET_VALUES = {
+  _entityType: (facets: FacetValues): HeldValues => facets.entityType,
+  platform: (facets: FacetValues): HeldValues => facets.platform,
+  origin: (facets: FacetValues): HeldValues => facets.origin,
+  container: (facets: FacetValues): HeldValues => facets.container,
+  tags: (facets: FacetValues): HeldValues => facets.tags,
+  owners: (facets: FacetValues): HeldValues => facets.owners,
+} as const;
+
+/** The facet fields answered, with DataHub's display names. */
 export const FACET_FIELDS: readonly {
   field: string;
   displayName: string;
-  values: (facets: FacetValues) => string | null | readonly string[];
-}[] = [
-  { field: '_entityType', displayName: 'Type', values: (facets) => facets.entityType },
-  { field: 'platform', displayName: 'Platform', values: (facets) => facets.platform },
-  { field: 'origin', displayName: 'Environment', values: (facets) => facets.origin },
-  { field: 'container', displayName: 'Container', values: (facets) => facets.container },
-  { field: 'tags', displayName: 'Tag', values: (facets) => facets.tags },
-  { field: 'owners', displayName: 'Owned By', values: (facets) => facets.owners },
-];
+  values: (facets: FacetValues) => HeldValues;
+}[] = (
+  [
+    ['_entityType', 'Type'],
+    ['platform', 'Platform'],
+    ['origin', 'Environment'],
+    ['container', 'Container'],
+    ['tags', 'Tag'],
+    ['owners', 'Owned By'],
+  ] as const
+).map(([field, displayName]) => ({ field, displayName, values: FACET_VALUES[field] }));
 
 /** DataHub's default for searchFlags.maxAggValues. */
 export const DEFAULT_MAX_AGG_VALUES = 20;

@@ -5,6 +5,7 @@
 import { badRequest, shown } from '../errors.ts';
 import { browsePathTerms } from './browse-path.ts';
 import { SEARCHED_TYPES, type FacetValues } from './documents.ts';
+import { FACET_VALUES, someValue, type HeldValues } from './facets.ts';
 
 /** DataHub's FacetFilterInput. */
 export interface FacetFilterInput {
@@ -36,17 +37,14 @@ export interface SearchFilter {
   selected: ReadonlyMap<string, readonly string[]>;
 }
 
-/** The filter fields minihub answers, each reading its values off an entity. */
-const FIELDS: Record<string, (candidate: Candidate) => readonly string[]> = {
-  platform: ({ facets }) => (facets.platform === null ? [] : [facets.platform]),
-  origin: ({ facets }) => (facets.origin === null ? [] : [facets.origin]),
-  _entityType: ({ facets }) => [facets.entityType],
+/** The filter fields minihub answers, each reading its values off an entity (the facet fields as facets do). */
+const FIELDS: Record<string, (candidate: Candidate) => HeldValues> = {
+  ...Object.fromEntries(
+    Object.entries(FACET_VALUES).map(([field, read]) => [field, (candidate: Candidate) => read(candidate.facets)]),
+  ),
   typeNames: ({ facets }) => facets.typeNames,
-  tags: ({ facets }) => facets.tags,
-  container: ({ facets }) => (facets.container === null ? [] : [facets.container]),
-  owners: ({ facets }) => facets.owners,
-  removed: ({ facets }) => [String(facets.removed)],
-  urn: ({ urn }) => [urn],
+  removed: ({ facets }) => (facets.removed ? 'true' : 'false'),
+  urn: ({ urn }) => urn,
   customProperties: ({ facets }) => facets.customProperties,
   browsePathV2: ({ facets }) => browsePathTerms(facets.browsePathV2),
 };
@@ -100,16 +98,17 @@ export function parseFilters(
 }
 
 function canonicalField(field: string): string {
-  const name = ALIASES[field] ?? field;
-  if (name in FIELDS) return name;
+  const name = (Object.hasOwn(ALIASES, field) ? ALIASES[field] : undefined) ?? field;
+  // Own keys only: every object also answers toString, constructor and the like.
+  if (Object.hasOwn(FIELDS, name)) return name;
   throw badRequest(
     `Unknown search filter field "${shown(field)}": minihub filters on ${FILTER_FIELDS.map((f) => `"${f}"`).join(', ')}`,
   );
 }
 
 function predicate(field: string, condition: string, values: readonly string[]): Predicate {
-  const read = FIELDS[field] as (candidate: Candidate) => readonly string[];
-  if (condition === 'EXISTS') return (candidate) => read(candidate).some((value) => value !== '');
+  const read = FIELDS[field] as (candidate: Candidate) => HeldValues;
+  if (condition === 'EXISTS') return (candidate) => someValue(read(candidate), (value) => value !== '');
   const compare = CONDITIONS[condition];
   if (compare === undefined) {
     throw badRequest(
@@ -119,5 +118,6 @@ function predicate(field: string, condition: string, values: readonly string[]):
   // `dataset` and `corpuser` (the URN's type) name DATASET and CORP_USER too.
   const wanted =
     field === '_entityType' ? values.map((value) => SEARCHED_TYPES.get(value) ?? value.toUpperCase()) : values;
-  return (candidate) => read(candidate).some((actual) => wanted.some((value) => compare(actual, value)));
+  const wantedBy = (actual: string) => wanted.some((value) => compare(actual, value));
+  return (candidate) => someValue(read(candidate), wantedBy);
 }
