@@ -1,6 +1,7 @@
 // DataHub's facets over a search's matches (their facet values): per facet field, how many matches hold
-// each value. Counted over every match after all filters (a facet's own filter included, as DataHub's aggregations run on the
-// filtered query), with each filtered-on value listed even at count 0 as DataHub adds it back.
+// each value. Counted over every match after all filters (a facet's own filter included, as DataHub's
+// aggregations run on the filtered query), with each filtered-on value listed even at count 0 as DataHub
+// adds it back. Its table of facet fields is also what filters read.
 
 import type { FacetValues } from './documents.ts';
 

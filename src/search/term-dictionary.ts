@@ -1,6 +1,6 @@
-// The search index's vocabulary: each term's number, every term in code-unit order for prefix and
-// fuzzy lookups, and the terms one edit from a word. The number of a term no document holds any more is given to the next new term. It knows
-// terms only, never documents or scores.
+// The search index's vocabulary: each term's number, every term in code-unit order for prefix and fuzzy
+// lookups, and the terms one edit from a word. The number of a term no document holds any more goes to the
+// next new term. It knows terms only, never documents or scores.
 
 import { ONE_EDIT_WORDS, OneEditIndex, withinOneEdit } from './one-edit-index.ts';
 import { termsWithinEdits } from './term-neighbours.ts';
