@@ -6,6 +6,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
 import { ingest } from '../src/datahub/ingest.ts';
+import { SearchIndex } from '../src/search/search-index.ts';
+import { Store } from '../src/store/store.ts';
 import { mcp } from './fixtures/datahub-records.ts';
 import { openInProcess, type InProcessHub } from './fixtures/in-process.ts';
 import { datasetUrn, FINANCE, HIVE_PROD, ORDERS, PII, REVENUE, searchCatalogue } from './fixtures/search-catalogue.ts';
@@ -134,6 +136,30 @@ start('a search sent as the store opens waits for the index and answers in full'
   } finally {
     await hub.close();
   }
+});
+
+start('a store that closes stops its index build; what was left is indexed if a search still asks', async () => {
+  const store = await Store.open({ dataDir: null });
+  const tags = 3000;
+  await store.commit('test', ROOT, () =>
+    Array.from({ length: tags }, (_, i) => ({
+      urn: `urn:li:tag:closing-${i}`,
+      aspect: 'tagProperties',
+      value: { name: `closing ${i}` },
+    })),
+  );
+  let reads = 0;
+  const read = store.catalogue.aspect.bind(store.catalogue);
+  store.catalogue.aspect = (urn, name) => (reads++, read(urn, name));
+  const index = new SearchIndex(store);
+  const building = index.start(); // its first slice runs on a later turn of the event loop
+  await store.close();
+  await building;
+  assert.is(reads, 0, 'nothing was indexed after the store began to close');
+  const { engine } = await index.current();
+  assert.is(reads > 0, true, 'a search after all indexes what the build left');
+  assert.is(engine.query('closing').size, tags);
+  assert.is(engine.size, tags);
 });
 
 start('a reset to the seeds is searchable by the next request', async () => {

@@ -27,6 +27,7 @@ export interface SearchSource {
 }
 
 export class SearchIndex implements SearchSource {
+  readonly #store: Store;
   readonly #catalogue: Catalogue;
   #engine: SearchEngine = createSearchEngine();
   #facets = new Map<string, FacetValues>();
@@ -41,6 +42,7 @@ export class SearchIndex implements SearchSource {
   #built = false;
 
   constructor(store: Store) {
+    this.#store = store;
     this.#catalogue = store.catalogue;
     store.onApplied((changes, reset) => {
       if (reset) this.#restart();
@@ -122,13 +124,17 @@ export class SearchIndex implements SearchSource {
   }
 
   // Every entity as it is when its chunk runs; one changed meanwhile is in #dirty too and indexed again.
+  // A store that is closing ends the build (an embedding program that closed its server should not keep a
+  // core busy for it); what is left is noted dirty, so a search still in flight indexes it before answering.
   async #build(): Promise<void> {
     const urns = [...this.#catalogue.urns()];
-    for (let i = 0; i < urns.length;) {
+    let i = 0;
+    while (i < urns.length && !this.#store.closing) {
       const until = performance.now() + BUILD_SLICE_MS;
       while (i < urns.length && performance.now() < until) this.#index(urns[i++] as string);
       await new Promise((resolve) => setImmediate(resolve));
     }
+    for (; i < urns.length; i++) this.#dirty.add(urns[i] as string);
     this.#version++;
     this.#built = true;
   }

@@ -73,6 +73,7 @@ export class Store {
   // The log size at which to measure the live state again and maybe compact.
   #nextCompactionCheck = COMPACT_MIN_BYTES;
   readonly #appliedListeners = new Set<AppliedListener>();
+  #closing = false;
 
   private constructor({ catalogue, log, replayed, options, logFile }: OpenedStore) {
     this.catalogue = catalogue;
@@ -186,8 +187,14 @@ export class Store {
     });
   }
 
+  /** Whether close() has been called: work that follows the catalogue in the background stops then. */
+  get closing(): boolean {
+    return this.#closing;
+  }
+
   /** Waits for queued commits to be durable, then releases the log. */
   async close(): Promise<void> {
+    this.#closing = true;
     await this.#commits.close();
     await this.#log.close();
   }
