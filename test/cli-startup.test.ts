@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 // Not fixtures/server.ts: it loads the whole server into this process, which needs none of it.
-import { runCli, type CliResult } from './fixtures/cli.ts';
+import { runCliProcess, type CliResult } from './fixtures/cli.ts';
 
 const SAMPLE = fileURLToPath(new URL('../data/sample-catalogue.json', import.meta.url));
 
@@ -51,7 +51,7 @@ async function runLogged(args: string[]): Promise<CliResult & { modules: string[
   const log = join(dir, `modules-${++runs}.log`);
   writeFileSync(log, '');
   const options = `${process.env.NODE_OPTIONS ?? ''} --import ${pathToFileURL(hook).href}`.trim();
-  const result = await runCli(args, { NODE_OPTIONS: options, MINIHUB_TEST_MODULE_LOG: log });
+  const result = await runCliProcess(args, { NODE_OPTIONS: options, MINIHUB_TEST_MODULE_LOG: log });
   return {
     ...result,
     modules: [

@@ -3,23 +3,24 @@
 import { MinihubError } from '../errors.ts';
 import { COMPACT_HELP } from './help.ts';
 import { dataDirOf, parse } from './options.ts';
+import type { CliIo } from './io.ts';
 import { withStore } from './with-store.ts';
 
-export async function compactCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+export async function compactCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(
     args,
     { data: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     true,
   );
   if (values.help) {
-    process.stdout.write(COMPACT_HELP);
+    io.stdout.write(COMPACT_HELP);
     return 0;
   }
   if (positionals.length > 0)
     throw new MinihubError('USAGE', `compact takes no arguments, got "${positionals.join(' ')}"`);
-  const report = await withStore(dataDirOf(values.data, env), (store) => store.compact());
+  const report = await withStore(io, dataDirOf(values.data, io.env), (store) => store.compact());
   const history = report.historyRecords > 0 ? `, plus ${report.historyRecords} of change history` : '';
-  process.stdout.write(
+  io.stdout.write(
     `compacted: ${report.bytesBefore} → ${report.bytesAfter} bytes, ${report.records} records (one per entity)${history}\n`,
   );
   return 0;

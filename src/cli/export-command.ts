@@ -14,23 +14,24 @@ import { LOG_FILE } from '../store/file-log.ts';
 import { EXPORT_HELP } from './help.ts';
 import { plural } from './report.ts';
 import { dataDirOf, parse } from './options.ts';
+import type { CliIo, CliStream } from './io.ts';
 import { withStore } from './with-store.ts';
 
-export async function exportCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+export async function exportCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(
     args,
     { data: { type: 'string' }, out: { type: 'string', short: 'o' }, help: { type: 'boolean', short: 'h' } },
     true,
   );
   if (values.help) {
-    process.stdout.write(EXPORT_HELP);
+    io.stdout.write(EXPORT_HELP);
     return 0;
   }
   if (positionals.length > 0)
     throw new MinihubError('USAGE', `export takes no arguments, got "${positionals.join(' ')}"; use --out FILE`);
   if (values.out === '') throw new MinihubError('USAGE', '--out needs a file name');
   const out = values.out;
-  const dataDir = dataDirOf(values.data, env);
+  const dataDir = dataDirOf(values.data, io.env);
   // Opening a store creates the directory; a mistyped --data should fail, not export an empty catalogue.
   if (!existsSync(join(dataDir, LOG_FILE))) {
     throw new MinihubError(
@@ -40,16 +41,16 @@ export async function exportCommand(args: string[], env: NodeJS.ProcessEnv): Pro
   }
   // The records are written as they are read from the catalogue, so the store (and its lock) stays
   // open until the last byte is out: nothing can change it meanwhile.
-  await withStore(dataDir, async (store) => {
+  await withStore(io, dataDir, async (store) => {
     const counts = new EntityCounts();
     const records = counts.counting(exportedRecords(store.catalogue));
     const tokens = [...store.catalogue.urnsOfType('dataHubAccessToken')].length;
     if (out === undefined) {
-      await writeToStdout((sink) => writeMcpFile(records, sink));
-      process.stderr.write(`${counts.summary(tokens, 'stdout')}\n`);
+      await writeToStream(io.stdout, (sink) => writeMcpFile(records, sink));
+      io.stderr.write(`${counts.summary(tokens, 'stdout')}\n`);
     } else {
       await writeAtomically(out, (sink) => writeMcpFile(records, sink));
-      process.stdout.write(`${counts.summary(tokens, out)}\n`);
+      io.stdout.write(`${counts.summary(tokens, out)}\n`);
     }
   });
   return 0;
@@ -82,8 +83,7 @@ class EntityCounts {
 
 // Honours backpressure (a slow pipe reader holds the export back rather than filling memory), and a
 // closed pipe becomes one line, not an unhandled 'error' event.
-async function writeToStdout(write: (sink: ChunkSink) => Promise<unknown>): Promise<void> {
-  const stream = process.stdout;
+async function writeToStream(stream: CliStream, write: (sink: ChunkSink) => Promise<unknown>): Promise<void> {
   let failure: Error | null = null;
   const onError = (error: Error) => {
     failure ??= error;

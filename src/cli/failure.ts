@@ -1,4 +1,4 @@
-// Turns any error that reaches the command line into the one line cli.ts prints, and its exit code.
+// Turns any error that reaches the command line into the one line run-cli.ts prints, and its exit code.
 // Expected failures (MinihubError) already say what was wrong and what to do; anything else gets its
 // message squeezed onto one line, with advice for the system errors a user can fix. Prints nothing.
 

@@ -1,4 +1,4 @@
-// The help texts, written by hand so they show every default; printed by cli.ts only.
+// The help texts, written by hand so they show every default; printed only on a command's stdout.
 
 export const MAIN_HELP = `minihub: a local metadata catalogue that speaks DataHub's GraphQL dialect
 

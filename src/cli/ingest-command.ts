@@ -10,40 +10,42 @@ import { INGEST_HELP } from './help.ts';
 import { dataDirOf, parse } from './options.ts';
 import { ingestProgress, PROGRESS_MIN_BYTES } from './progress.ts';
 import { describeReport } from './report.ts';
+import type { CliIo } from './io.ts';
 import { withStore } from './with-store.ts';
 
-export async function ingestCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+export async function ingestCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(
     args,
     { data: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     true,
   );
   if (values.help) {
-    process.stdout.write(INGEST_HELP);
+    io.stdout.write(INGEST_HELP);
     return 0;
   }
   if (positionals.length === 0) throw new MinihubError('USAGE', 'ingest needs at least one FILE');
   let rejected = 0;
   // ingest is one of the two commands that may make a data directory (serve is the other).
   await withStore(
-    dataDirOf(values.data, env),
+    io,
+    dataDirOf(values.data, io.env),
     async (store) => {
       for (const file of positionals) {
-        process.stdout.write(`ingesting ${file}\n`);
+        io.stdout.write(`ingesting ${file}\n`);
         const bytes = sizeOf(file);
         const progress =
-          bytes > PROGRESS_MIN_BYTES ? ingestProgress(file, bytes, (line) => process.stderr.write(line)) : undefined;
+          bytes > PROGRESS_MIN_BYTES ? ingestProgress(file, bytes, (line) => io.stderr.write(line)) : undefined;
         const report = await ingest(store, file, corpUserUrn(ROOT_USER), progress);
-        process.stdout.write(`  ${describeReport(report)}\n`);
+        io.stdout.write(`  ${describeReport(report)}\n`);
         for (const { record, reason } of report.rejected)
-          process.stderr.write(`  rejected ${file} record ${record}: ${reason}\n`);
+          io.stderr.write(`  rejected ${file} record ${record}: ${reason}\n`);
         rejected += report.rejected.length;
       }
     },
     { create: true },
   );
   if (rejected > 0)
-    process.stderr.write(
+    io.stderr.write(
       `minihub: ${rejected === 1 ? '1 record was' : `${rejected} records were`} rejected; the others were ingested\n`,
     );
   return rejected > 0 ? 1 : 0;

@@ -1,5 +1,5 @@
 // Turns argv and environment into typed options with node:util parseArgs; usage errors are thrown
-// as MinihubError('USAGE') for cli.ts to print. No I/O here.
+// as MinihubError('USAGE') for run-cli.ts to print. No I/O here.
 
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 

@@ -12,12 +12,13 @@ import { nodeLogFileSystem } from '../store/node-log-fs.ts';
 import { PUSH_HELP } from './help.ts';
 import { dataDirOf, parse, parsePositiveInteger, quoted } from './options.ts';
 import { plural } from './report.ts';
+import type { CliIo, CliStream } from './io.ts';
 import { withStore } from './with-store.ts';
 
 const DEFAULT_RETRIES = 3;
 const PROGRESS_INTERVAL_MS = 1000;
 
-export async function pushCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+export async function pushCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(
     args,
     {
@@ -32,7 +33,7 @@ export async function pushCommand(args: string[], env: NodeJS.ProcessEnv): Promi
     true,
   );
   if (values.help) {
-    process.stdout.write(PUSH_HELP);
+    io.stdout.write(PUSH_HELP);
     return 0;
   }
   if (positionals.length > 0)
@@ -44,10 +45,10 @@ export async function pushCommand(args: string[], env: NodeJS.ProcessEnv): Promi
   const since = values.since === undefined ? null : parseSince(values.since, started);
   // An empty --token is a mistake (an unset variable), not "no token".
   if (values.token === '') throw new MinihubError('USAGE', '--token is empty; give the token, or leave the flag out');
-  const token = values.token ?? (env.MINIHUB_TOKEN || undefined) ?? (env.DATAHUB_GMS_TOKEN || undefined);
+  const token = values.token ?? (io.env.MINIHUB_TOKEN || undefined) ?? (io.env.DATAHUB_GMS_TOKEN || undefined);
   const run = { lastObserved: started, runId: `minihub-push-${new Date(started).toISOString()}` };
 
-  await withStore(dataDirOf(values.data, env), async (store) => {
+  await withStore(io, dataDirOf(values.data, io.env), async (store) => {
     const leftOut: LeftOut = new Map();
     let total: number;
     let records: () => Iterable<PushRecord>;
@@ -66,7 +67,7 @@ export async function pushCommand(args: string[], env: NodeJS.ProcessEnv): Promi
         since,
       );
       if (compactedAt !== null)
-        process.stderr.write(
+        io.stderr.write(
           `minihub: the log was compacted at ${new Date(compactedAt).toISOString()}, after --since: what was removed between them is no longer known and is not sent as DELETEs\n`,
         );
       const kept = [...withoutSecrets(changed, leftOut)];
@@ -74,11 +75,11 @@ export async function pushCommand(args: string[], env: NodeJS.ProcessEnv): Promi
       records = () => kept;
     }
     const what = since === null ? 'the catalogue' : `what changed since ${new Date(since).toISOString()}`;
-    process.stdout.write(`pushing ${what} (${plural(total, 'aspect')}) to ${url}\n`);
-    const progress = progressLine(total);
+    io.stdout.write(`pushing ${what} (${plural(total, 'aspect')}) to ${url}\n`);
+    const progress = progressLine(total, io.stderr);
     const counts = await push(records(), { url, token, retries, batch, run, onProgress: progress.update });
     progress.done();
-    process.stdout.write(`${summary(counts, url, run.runId, leftOut)}\n`);
+    io.stdout.write(`${summary(counts, url, run.runId, leftOut)}\n`);
   });
   return 0;
 }
@@ -111,8 +112,8 @@ function count(records: Iterable<unknown>): number {
 }
 
 /** At most one progress line a second on stderr; a terminal gets it rewritten in place. */
-function progressLine(total: number): { update: (counts: PushCounts) => void; done: () => void } {
-  const tty = process.stderr.isTTY === true;
+function progressLine(total: number, stderr: CliStream): { update: (counts: PushCounts) => void; done: () => void } {
+  const tty = stderr.isTTY === true;
   let last = performance.now();
   let shown = false;
   return {
@@ -123,10 +124,10 @@ function progressLine(total: number): { update: (counts: PushCounts) => void; do
       shown = true;
       const rate = Math.round(counts.aspects / (counts.elapsedMs / 1000));
       const line = `  ${counts.aspects} of ${total} aspects sent (${Math.floor((100 * counts.aspects) / total)}%), ${rate} aspects/s`;
-      process.stderr.write(tty ? `\r${line}\u001b[K` : `${line}\n`);
+      stderr.write(tty ? `\r${line}\u001b[K` : `${line}\n`);
     },
     done() {
-      if (tty && shown) process.stderr.write('\n');
+      if (tty && shown) stderr.write('\n');
     },
   };
 }

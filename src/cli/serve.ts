@@ -2,10 +2,11 @@
 
 import type { RunningServer, ServerOptions } from '../index.ts';
 import { SERVE_HELP } from './help.ts';
+import type { CliIo, CliStream } from './io.ts';
 import { dataDirOf, hostOf, parse, parseCorsOrigins, parseLimits, parsePort, refuseTogether } from './options.ts';
 import { describeReport, plural } from './report.ts';
 
-export async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<number | 'running'> {
+export async function serve(args: string[], io: CliIo): Promise<number | 'running'> {
   const { values } = parse(
     args,
     {
@@ -25,7 +26,7 @@ export async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<num
     false,
   );
   if (values.help) {
-    process.stdout.write(SERVE_HELP);
+    io.stdout.write(SERVE_HELP);
     return 0;
   }
   refuseTogether(
@@ -37,23 +38,23 @@ export async function serve(args: string[], env: NodeJS.ProcessEnv): Promise<num
   const auth = !values['no-auth'];
   // Every option is checked before the server's code is loaded, so a mistyped one is refused quickly.
   const options: ServerOptions = {
-    port: parsePort(values.port, env),
-    host: hostOf(values.host, env),
-    dataDir: values.memory ? null : dataDirOf(values.data, env),
+    port: parsePort(values.port, io.env),
+    host: hostOf(values.host, io.env),
+    dataDir: values.memory ? null : dataDirOf(values.data, io.env),
     newSigningKey: values['new-signing-key'],
     seed: values.seed ?? [],
     auth,
     limits: parseLimits(values.limit ?? [], values['max-body-bytes']),
     corsOrigins: parseCorsOrigins(values['cors-origin'] ?? []),
-    logRequest: values.quiet ? undefined : (line) => process.stdout.write(`${line}\n`),
-    log: (message) => process.stderr.write(`minihub: ${message}\n`),
+    logRequest: values.quiet ? undefined : (line) => io.stdout.write(`${line}\n`),
+    log: (message) => io.stderr.write(`minihub: ${message}\n`),
   };
   const { startServer } = await import('../index.ts');
   const started = performance.now();
   const hub = await startServer(options);
   // Signals are handled before the banner is out: a tool that waits for the banner may stop us at once.
-  closeOnSignals(hub);
-  process.stdout.write(banner(hub, auth, values.seed ?? [], performance.now() - started));
+  closeOnSignals(hub, io.stderr);
+  io.stdout.write(banner(hub, auth, values.seed ?? [], performance.now() - started));
   return 'running';
 }
 
@@ -104,19 +105,19 @@ function shellQuote(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
-function closeOnSignals(hub: RunningServer): void {
+function closeOnSignals(hub: RunningServer, stderr: CliStream): void {
   let closing = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (closing) {
-      process.stderr.write(`minihub: ${signal} again, exiting at once\n`);
+      stderr.write(`minihub: ${signal} again, exiting at once\n`);
       process.exit(1);
     }
     closing = true;
-    process.stderr.write(`minihub: ${signal}, closing\n`);
+    stderr.write(`minihub: ${signal}, closing\n`);
     hub.close().then(
       () => process.exit(0),
       (error: unknown) => {
-        process.stderr.write(`minihub: error while closing: ${(error as Error).message}\n`);
+        stderr.write(`minihub: error while closing: ${(error as Error).message}\n`);
         process.exit(1);
       },
     );

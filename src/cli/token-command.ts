@@ -9,9 +9,10 @@ import { urnId } from '../aspects/read.ts';
 import { corpUserUrn } from '../urn.ts';
 import { TOKEN_HELP } from './help.ts';
 import { dataDirOf, parse, parseLifetime, quoted, refuseFlagsOutside } from './options.ts';
+import type { CliIo } from './io.ts';
 import { withStore } from './with-store.ts';
 
-export async function tokenCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+export async function tokenCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(
     args,
     {
@@ -26,14 +27,15 @@ export async function tokenCommand(args: string[], env: NodeJS.ProcessEnv): Prom
     true,
   );
   if (values.help || positionals.length === 0) {
-    process.stdout.write(TOKEN_HELP);
+    io.stdout.write(TOKEN_HELP);
     return values.help ? 0 : 2;
   }
   const [action, ...rest] = positionals;
-  const dataDir = dataDirOf(values.data, env);
+  const dataDir = dataDirOf(values.data, io.env);
   const storeOptions = { create: values.create, offerCreate: true };
   const withTokens = <T>(run: (tokens: TokenService) => Promise<T>) =>
     withStore(
+      io,
       dataDir,
       (store) =>
         run(
@@ -64,7 +66,7 @@ export async function tokenCommand(args: string[], env: NodeJS.ProcessEnv): Prom
         requestedBy: corpUserUrn(ROOT_USER),
       }),
     );
-    process.stdout.write(`${issued.token}\n`);
+    io.stdout.write(`${issued.token}\n`);
     return 0;
   }
   if (action === 'list') {
@@ -75,10 +77,10 @@ export async function tokenCommand(args: string[], env: NodeJS.ProcessEnv): Prom
         `token list takes no arguments, got ${quoted(rest.join(' '))}; --user NAME shows one user's tokens`,
       );
     // Listing needs no signing key, so it never makes one.
-    const list = await withStore(dataDir, async (store) => listTokens(store.catalogue), storeOptions);
+    const list = await withStore(io, dataDir, async (store) => listTokens(store.catalogue), storeOptions);
     const shown =
       values.user === undefined ? list : list.filter((token) => token.actorUrn === corpUserUrn(values.user as string));
-    process.stdout.write(formatTokens(shown));
+    io.stdout.write(formatTokens(shown));
     return 0;
   }
   if (action === 'revoke') {
@@ -93,7 +95,7 @@ export async function tokenCommand(args: string[], env: NodeJS.ProcessEnv): Prom
     }
     const id = rest[0] as string;
     await withTokens((tokens) => tokens.revoke(id, corpUserUrn(ROOT_USER)));
-    process.stdout.write(`revoked ${id}\n`);
+    io.stdout.write(`revoked ${id}\n`);
     return 0;
   }
   throw new MinihubError(

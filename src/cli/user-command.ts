@@ -5,9 +5,10 @@ import { MinihubError } from '../errors.ts';
 import { corpUserUrn } from '../urn.ts';
 import { USER_HELP } from './help.ts';
 import { dataDirOf, parse, quoted, refuseFlagsOutside } from './options.ts';
+import type { CliIo } from './io.ts';
 import { withStore } from './with-store.ts';
 
-export async function userCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+export async function userCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(
     args,
     {
@@ -19,11 +20,11 @@ export async function userCommand(args: string[], env: NodeJS.ProcessEnv): Promi
     true,
   );
   if (values.help || positionals.length === 0) {
-    process.stdout.write(USER_HELP);
+    io.stdout.write(USER_HELP);
     return values.help ? 0 : 2;
   }
   const [action, ...rest] = positionals;
-  const dataDir = dataDirOf(values.data, env);
+  const dataDir = dataDirOf(values.data, io.env);
   const root = corpUserUrn(ROOT_USER);
   const storeOptions = { create: values.create, offerCreate: true };
 
@@ -33,11 +34,12 @@ export async function userCommand(args: string[], env: NodeJS.ProcessEnv): Promi
     const username = rest[0] as string;
     const role = parseRole(values.role ?? 'none');
     await withStore(
+      io,
       dataDir,
       (store) => store.commit('addUser', root, (reader) => addUserChanges(reader, username, role)),
       storeOptions,
     );
-    process.stdout.write(`added user ${username}${role === null ? ' (no role)' : ` with role ${role}`}\n`);
+    io.stdout.write(`added user ${username}${role === null ? ' (no role)' : ` with role ${role}`}\n`);
     return 0;
   }
   if (action === 'role') {
@@ -46,22 +48,23 @@ export async function userCommand(args: string[], env: NodeJS.ProcessEnv): Promi
     const [username, roleText] = rest as [string, string];
     const role = parseRole(roleText);
     await withStore(
+      io,
       dataDir,
       (store) => store.commit('setRole', root, (reader) => setRoleChanges(reader, username, role)),
       storeOptions,
     );
-    process.stdout.write(`user ${username} now has ${role === null ? 'no role' : `role ${role}`}\n`);
+    io.stdout.write(`user ${username} now has ${role === null ? 'no role' : `role ${role}`}\n`);
     return 0;
   }
   if (action === 'list') {
     refuseFlagsOutside(values, ['data', 'create'], 'user list');
     expectArguments('user list', rest, []);
-    const users = await withStore(dataDir, async (store) => listUsers(store.catalogue), storeOptions);
+    const users = await withStore(io, dataDir, async (store) => listUsers(store.catalogue), storeOptions);
     const width = Math.max(4, ...users.map((user) => user.username.length));
     const lines = users.map((user) =>
       `${user.username.padEnd(width)}  ${(user.role ?? '-').padEnd(6)}  ${user.displayName ?? ''}`.trimEnd(),
     );
-    process.stdout.write([`${'USER'.padEnd(width)}  ROLE    NAME`, ...lines].join('\n') + '\n');
+    io.stdout.write([`${'USER'.padEnd(width)}  ROLE    NAME`, ...lines].join('\n') + '\n');
     return 0;
   }
   throw new MinihubError(

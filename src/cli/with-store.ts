@@ -9,6 +9,7 @@ import { MinihubError } from '../errors.ts';
 import { SEED_MARKER_FILE } from '../seeding.ts';
 import { LOG_FILE } from '../store/file-log.ts';
 import { Store } from '../store/store.ts';
+import type { CliIo } from './io.ts';
 import { quoted } from './options.ts';
 
 export interface WithStoreOptions {
@@ -19,12 +20,13 @@ export interface WithStoreOptions {
 }
 
 export async function withStore<T>(
+  io: CliIo,
   dataDir: string,
   run: (store: Store) => Promise<T>,
   options: WithStoreOptions = {},
 ): Promise<T> {
   if (options.create !== true) requireCatalogue(dataDir, options.offerCreate === true);
-  const warn = (message: string): void => void process.stderr.write(`minihub: ${message}\n`);
+  const warn = (message: string): void => void io.stderr.write(`minihub: ${message}\n`);
   const store = await Store.open({ dataDir, warn });
   // serve refuses such a directory; a command that only reads or adds to it may go on, but says so.
   if (existsSync(join(dataDir, SEED_MARKER_FILE))) {
