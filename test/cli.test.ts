@@ -1,4 +1,5 @@
-// The command line as a separate process, part two: tokens, ingest, compaction, help and usage errors.
+// The command line, part two: tokens, ingest, compaction, help and usage errors. Commands run in this
+// process through the core; serve, and what only a process shows, run as processes.
 // (Part one, cli-serve.test.ts, holds serve, the README's curl commands and users.)
 
 import { suite } from 'uvu';
@@ -16,6 +17,7 @@ import {
   post,
   ROOT,
   runCli,
+  runCliProcess,
   spawnServe,
   type CliResult,
 } from './fixtures/cli.ts';
@@ -263,7 +265,20 @@ usage("prints help for --help and each command's --help, in no colour even when 
     assert.is(result.code, 0, commands[i]?.join(' '));
     assert.match(result.stdout, /Usage/);
   });
-  for (const result of results) assert.not.match(result.stdout + result.stderr, /\x1b\[/, 'no ANSI escape codes');
+  // Node colours what it prints itself only in a process that starts with FORCE_COLOR: help, a usage error
+  // and a failure, as processes.
+  const processes = await Promise.all(
+    [['--help'], ['serv'], ['ingest', 'no/such/file.json', '--data', tempDataDir()]].map((args) =>
+      runCliProcess(args, { FORCE_COLOR: '1' }),
+    ),
+  );
+  assert.equal(
+    processes.map((result) => result.code),
+    [0, 2, 1],
+  );
+  assert.is(processes[0]?.stdout, results[0]?.stdout, 'the process prints the same help');
+  for (const result of [...results, ...processes])
+    assert.not.match(result.stdout + result.stderr, /\x1b\[/, 'no ANSI escape codes');
   const main = results[0]?.stdout ?? '';
   assert.match(main, /^Exit codes: 0 success, 1 failure .*, 2 usage error\.$/m);
   assert.match(main, /MINIHUB_PORT, MINIHUB_HOST, MINIHUB_DATA/);

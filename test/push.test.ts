@@ -1,6 +1,6 @@
 // `minihub push` to a second minihub: afterwards reads on the second answer as on the first (DataHub's
 // bootstrap file plus GraphQL edits), secrets never arrive, and a target killed mid-push is reported with
-// how far the push got, then a re-run completes it. The push runs as the real command line.
+// how far the push got, then a re-run completes it. The push runs through the command line's core, in process.
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
