@@ -1,5 +1,6 @@
 // Replay of a large log on two threads (the second half on a worker) must give exactly the catalogue a
-// replay on one thread gives: values, removals, entity and aspect order, line numbers in errors.
+// replay on one thread gives: values, removals, entity and aspect order, line numbers in errors. Tests of
+// a behaviour of the thread itself open a Store; the rest do the worker's work here (fixtures/replay-here.ts).
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -10,9 +11,11 @@ import { Catalogue } from '../src/store/catalogue.ts';
 import { nodeLogFileSystem } from '../src/store/node-log-fs.ts';
 import { BadLine } from '../src/store/log-lines.ts';
 import { DEFERRED_LINE_CHARS } from '../src/store/fast-start/lazy-lines.ts';
-import { parallelReplay, type ReplayWorker } from '../src/store/fast-start/parallel-replay.ts';
+import { parallelReplay, type ReplayWorker, type WorkerRequest } from '../src/store/fast-start/parallel-replay.ts';
+import { replayFailure } from '../src/store/file-log.ts';
 import { replayOnOneThread } from '../src/store/replay.ts';
 import { Store } from '../src/store/store.ts';
+import { replayWithWorkHere, workOnThisThread } from './fixtures/replay-here.ts';
 import { SAMPLE, startTestServer, tempDataDir } from './fixtures/server.ts';
 
 const LOG = 'catalogue.jsonl';
@@ -86,8 +89,8 @@ function logDir(lines: readonly string[], tail = ''): string {
 }
 
 /** The catalogue as plain data, in its own order: [urn, [[aspect, value], …]] per entity. */
-function snapshot(store: Store): [string, [string, unknown][]][] {
-  return [...store.catalogue.entities()].map(([urn, aspects]) => [urn, [...aspects]]);
+function snapshot({ catalogue }: Pick<Store, 'catalogue'>): [string, [string, unknown][]][] {
+  return [...catalogue.entities()].map(([urn, aspects]) => [urn, [...aspects]]);
 }
 
 async function opened<T>(dataDir: string, parallelReplayBytes: number, look: (store: Store) => T): Promise<T> {
@@ -108,23 +111,40 @@ async function openFails(dataDir: string): Promise<string> {
   throw new Error('the open was expected to fail');
 }
 
+/** openFails with the worker's work on this thread (see replay-here.ts): the message Store.open would give. */
+async function replayFailsHere(dataDir: string): Promise<string> {
+  const path = join(dataDir, LOG);
+  try {
+    await replayWithWorkHere(path);
+  } catch (error) {
+    return (replayFailure(path, error) as Error).message;
+  }
+  throw new Error('the replay was expected to fail');
+}
+
+type Look = { worker: boolean; records: number; state: ReturnType<typeof snapshot> };
+
 const twoThreads = suite('replay on two threads');
 
 twoThreads('gives the catalogue a one-thread replay gives, entity and aspect order included', async () => {
+  const look = (store: Store): Look => ({
+    worker: store.replayedInWorker,
+    records: store.recordCount,
+    state: snapshot(store),
+  });
+  // The first seed opens a Store on a real worker thread; the others do the worker's work on this thread,
+  // its answer handed over as postMessage would (a worker started from the sources costs ~0.25 s of CPU).
+  const onTwoThreads = async (dir: string, seed: number): Promise<Look> => {
+    if (seed === 1) return opened(dir, ALWAYS, look);
+    const { catalogue, replayed } = await replayWithWorkHere(join(dir, LOG));
+    return { worker: replayed.inWorker, records: replayed.records, state: snapshot({ catalogue }) };
+  };
   for (const seed of [1, 2, 3, 4, 5]) {
     const dir = logDir(mixedLog(seed, 400));
     const copy = tempDataDir();
     cpSync(dir, copy, { recursive: true });
-    const one = await opened(dir, NEVER, (store) => ({
-      worker: store.replayedInWorker,
-      records: store.recordCount,
-      state: snapshot(store),
-    }));
-    const two = await opened(copy, ALWAYS, (store) => ({
-      worker: store.replayedInWorker,
-      records: store.recordCount,
-      state: snapshot(store),
-    }));
+    const one = await opened(dir, NEVER, look);
+    const two = await onTwoThreads(copy, seed);
     assert.is(one.worker, false);
     assert.is(two.worker, true, 'the second half was replayed on the worker');
     assert.is(two.records, 400);
@@ -173,7 +193,7 @@ twoThreads('names the line of bytes that are not UTF-8 in the worker’s half', 
       Buffer.from('"}\n'),
     ]),
   );
-  const message = await openFails(dir);
+  const message = await replayFailsHere(dir);
   assert.match(message, new RegExp(`${LOG}:151: not valid UTF-8`));
 });
 
@@ -313,13 +333,31 @@ twoThreads('refuses a line that starts with a byte order mark, at the file’s s
   const size = lines.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0);
   let splitLine = 0;
   for (let start = 0; start <= size / 2; splitLine++) start += Buffer.byteLength(lines[splitLine] as string) + 1;
-  for (const at of [0, splitLine]) {
+  const lineStarts = lines.map((_, n) => lines.slice(0, n).reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0));
+  // Where parallelReplay cuts the log for the worker (its share is its own), learnt through its seam.
+  const workerStart = async (path: string): Promise<number> => {
+    let start = -1;
+    const spy = (request: WorkerRequest): ReplayWorker => ((start = request.start), workOnThisThread(request));
+    await parallelReplay({ fromBytes: ALWAYS, warn: () => {}, start: spy })(
+      path,
+      nodeLogFileSystem,
+      new Catalogue(),
+    ).catch(() => {});
+    return start;
+  };
+  const clean = logDir(lines);
+  const workersFirst = lineStarts.indexOf(await workerStart(join(clean, LOG)));
+  assert.ok(workersFirst > 0, 'the worker starts at a line');
+  for (const at of [0, splitLine, workersFirst]) {
     const dir = tempDataDir();
     writeFileSync(
       join(dir, LOG),
       Buffer.concat(lines.map((line, n) => Buffer.from((n === at ? '\uFEFF' : '') + line + '\n'))),
     );
-    assert.match(await openFails(dir), new RegExp(`${LOG}:${at + 1}: not valid JSON`), `a BOM on line ${at + 1}`);
+    const message = await replayFailsHere(dir);
+    assert.match(message, new RegExp(`${LOG}:${at + 1}: not valid JSON`), `a BOM on line ${at + 1}`);
+    if (at === workersFirst)
+      assert.is(await workerStart(join(dir, LOG)), lineStarts[at], 'the worker starts at the BOM');
   }
 });
 
@@ -329,7 +367,7 @@ twoThreads('reports the first bad line of a batch, bad JSON before bad UTF-8', a
   const dir = tempDataDir();
   const bytes = lines.map((line, n) => (n === 190 ? Buffer.from([0xc3, 0x28, 0x0a]) : Buffer.from(line + '\n')));
   writeFileSync(join(dir, LOG), Buffer.concat(bytes));
-  assert.match(await openFails(dir), new RegExp(`${LOG}:161: not valid JSON`));
+  assert.match(await replayFailsHere(dir), new RegExp(`${LOG}:161: not valid JSON`));
 });
 
 twoThreads.run();
