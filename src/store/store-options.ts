@@ -1,8 +1,10 @@
 // What the store is opened with and the shapes its methods take and give: types only, so a reader of
 // store.ts meets its story first. No behaviour lives here.
 
-import type { AspectChange, AspectReader } from './catalogue.ts';
+import type { AspectChange, AspectReader, Catalogue } from './catalogue.ts';
 import type { LogFileSystem } from './log-fs.ts';
+import type { LogStorage } from './file-log.ts';
+import type { Replayed } from './replay.ts';
 
 export interface StoreOptions {
   /** The data directory holding the log; null keeps everything in memory. */
@@ -33,3 +35,13 @@ export interface CompactionReport {
 
 /** Told, synchronously, of each record's changes once applied, or (reset) that they replaced the catalogue. */
 export type AppliedListener = (changes: readonly AspectChange[], reset: boolean) => void;
+
+/** What the private constructor is given: the catalogue, its open log and what replaying it found. */
+export interface OpenedStore {
+  catalogue: Catalogue;
+  log: LogStorage;
+  replayed: Pick<Replayed, 'records' | 'lastSeq' | 'inWorker'>;
+  options: StoreOptions;
+  /** The log file, read again by the change history and by compaction; null in memory. */
+  logFile: { fs: LogFileSystem; path: string } | null;
+}

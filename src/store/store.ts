@@ -26,7 +26,7 @@ import type { LogRecord } from './log-record.ts';
 import { HistoryIndex } from '../history/history-index.ts';
 import { historyRecords, logSource } from '../history/log-access.ts';
 import { PARALLEL_REPLAY_MIN_BYTES, replayOnOneThread, type Replay, type Replayed } from './replay.ts';
-import type { AppliedListener, ChangeBuilder, CompactionReport, StoreOptions } from './store-options.ts';
+import type { AppliedListener, ChangeBuilder, CompactionReport, OpenedStore, StoreOptions } from './store-options.ts';
 
 export type { AppliedListener, ChangeBuilder, CompactionReport, StoreOptions } from './store-options.ts';
 
@@ -36,16 +36,6 @@ export const COMPACT_RATIO = 4;
 export const COMPACT_MIN_BYTES = 1024 * 1024;
 
 const COMPACTION_ACTOR = 'urn:li:corpuser:datahub';
-
-/** What the private constructor is given: the catalogue, its open log and what replaying it found. */
-interface OpenedStore {
-  catalogue: Catalogue;
-  log: LogStorage;
-  replayed: Pick<Replayed, 'records' | 'lastSeq' | 'inWorker'>;
-  options: StoreOptions;
-  /** The log file, read again by the change history and by compaction; null in memory. */
-  logFile: { fs: LogFileSystem; path: string } | null;
-}
 
 /**
  * The catalogue and its log: RunningServer.store. Reads go through `catalogue`; writes through GraphQL.
@@ -73,7 +63,6 @@ export class Store {
   // The log size at which to measure the live state again and maybe compact.
   #nextCompactionCheck = COMPACT_MIN_BYTES;
   readonly #appliedListeners = new Set<AppliedListener>();
-  #closing = false;
 
   private constructor({ catalogue, log, replayed, options, logFile }: OpenedStore) {
     this.catalogue = catalogue;
@@ -189,12 +178,11 @@ export class Store {
 
   /** Whether close() has been called: work that follows the catalogue in the background stops then. */
   get closing(): boolean {
-    return this.#closing;
+    return this.#commits.closed;
   }
 
   /** Waits for queued commits to be durable, then releases the log. */
   async close(): Promise<void> {
-    this.#closing = true;
     await this.#commits.close();
     await this.#log.close();
   }
