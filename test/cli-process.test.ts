@@ -47,7 +47,9 @@ asProcess(
 asProcess('writes an export larger than a pipe holds whole to stdout before it exits', async () => {
   const dataDir = tempDataDir();
   const file = join(dataDir, 'tags.json');
-  // 400 tags of ~600 bytes each: several times what a pipe buffers, so the process must wait for it to drain.
+  // 400 tags of ~600 bytes each: several times what a pipe buffers. On Linux node writes to a pipe
+  // synchronously, so this guards that the whole export arrives, not how the process ends (an early
+  // process.exit would pass here too; src/cli.ts sets exitCode for the platforms where pipes are async).
   const tags = Array.from({ length: 400 }, (_, i) => ({
     entityType: 'tag',
     entityUrn: `urn:li:tag:t${i}`,

@@ -62,12 +62,12 @@ export class CommitQueue {
     });
   }
 
-  /** Refuses new work and resolves once everything queued has run. */
   /** Whether close() has been called: nothing more is accepted. */
   get closed(): boolean {
     return this.#closed;
   }
 
+  /** Refuses new work and resolves once everything queued has run. */
   async close(): Promise<void> {
     this.#closed = true;
     await this.#flushing;
