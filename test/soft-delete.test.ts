@@ -6,7 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
 import { MAX_SOFT_DELETE_URNS } from '../src/resolvers/soft-delete.ts';
-import { FORBIDDEN, sdkHeaders } from './fixtures/datahub-records.ts';
+import { dataOf, FORBIDDEN, sdkHeaders, type Gql } from './fixtures/datahub-records.ts';
 import { openInProcess, type InProcessHub } from './fixtures/in-process.ts';
 import { SAMPLE, startTestServer, tempDataDir } from './fixtures/server.ts';
 
@@ -24,25 +24,15 @@ const TAG = 'query t($urn: String!) { tag(urn: $urn) { urn properties { name } }
 const SEARCH = `query s($input: SearchAcrossEntitiesInput!) {
   searchAcrossEntities(input: $input) { total searchResults { entity { urn } } } }`;
 
-interface Gql {
-  gql: InProcessHub['gql'];
-}
-
-async function ok(hub: Gql, query: string, variables: Record<string, unknown>, token?: string) {
-  const reply = await hub.gql(query, variables, token);
-  assert.is(reply.json.errors, undefined, JSON.stringify(reply.json.errors));
-  return reply.json.data;
-}
-
 const softDelete = (hub: Gql, urns: string[], deleted: boolean, token?: string) =>
   hub.gql(SOFT_DELETE, { input: { urns, deleted } }, token);
 
-const removedOf = async (hub: Gql, urn: string) => (await ok(hub, DATASET, { urn })).dataset.status?.removed;
+const removedOf = async (hub: Gql, urn: string) => (await dataOf(hub, DATASET, { urn })).dataset.status?.removed;
 
 /** The URNs search answers among ORDERS, CUSTOMERS and SHOP_DB for "*" over datasets and containers. */
 async function found(hub: Gql, extra: Record<string, unknown> = {}): Promise<string[]> {
   const input = { types: ['DATASET', 'CONTAINER'], query: '*', count: 100, ...extra };
-  const { searchAcrossEntities } = await ok(hub, SEARCH, { input });
+  const { searchAcrossEntities } = await dataOf(hub, SEARCH, { input });
   const urns: string[] = searchAcrossEntities.searchResults.map(
     (entry: { entity: { urn: string } }) => entry.entity.urn,
   );
@@ -75,7 +65,7 @@ test('an Editor soft deletes datasets and a container in one commit; they still 
   assert.equal(reply.json, { data: { batchUpdateSoftDeleted: true }, extensions: {} });
   assert.is(hub.store.recordCount, records + 1);
   // As DataHub: the entity is still answered whole, and exists (its existence counts soft-deleted ones).
-  const { dataset } = await ok(hub, DATASET, { urn: CUSTOMERS });
+  const { dataset } = await dataOf(hub, DATASET, { urn: CUSTOMERS });
   assert.equal(dataset, {
     urn: CUSTOMERS,
     exists: true,
@@ -85,7 +75,7 @@ test('an Editor soft deletes datasets and a container in one commit; they still 
     container: { urn: SHOP_DB },
   });
   assert.is(await removedOf(hub, ORDERS), true);
-  const { container } = await ok(hub, CONTAINER, { urn: SHOP_DB });
+  const { container } = await dataOf(hub, CONTAINER, { urn: SHOP_DB });
   assert.equal(container.status, { removed: true });
   assert.ok(container.properties.name);
   // Removing them again changes nothing and writes nothing.
@@ -94,14 +84,14 @@ test('an Editor soft deletes datasets and a container in one commit; they still 
 });
 
 test('restore sets removed to false, only where it changes something', async ({ hub, bob }) => {
-  await ok(hub, SOFT_DELETE, { input: { urns: [ORDERS, SHOP_DB], deleted: true } }, bob);
+  await dataOf(hub, SOFT_DELETE, { input: { urns: [ORDERS, SHOP_DB], deleted: true } }, bob);
   const records = hub.store.recordCount;
   // CUSTOMERS was never removed: restoring it writes nothing for it (its status stays absent).
-  await ok(hub, SOFT_DELETE, { input: { urns: [ORDERS, SHOP_DB, CUSTOMERS], deleted: false } }, bob);
+  await dataOf(hub, SOFT_DELETE, { input: { urns: [ORDERS, SHOP_DB, CUSTOMERS], deleted: false } }, bob);
   assert.is(hub.store.recordCount, records + 1);
   assert.is(await removedOf(hub, ORDERS), false);
   assert.is(await removedOf(hub, CUSTOMERS), undefined);
-  assert.equal((await ok(hub, CONTAINER, { urn: SHOP_DB })).container.status, { removed: false });
+  assert.equal((await dataOf(hub, CONTAINER, { urn: SHOP_DB })).container.status, { removed: false });
   assert.equal(await found(hub), ALL);
 });
 
@@ -110,7 +100,7 @@ test('search leaves soft-deleted entities out, unless includeSoftDeleted or a fi
   bob,
 }) => {
   assert.equal(await found(hub), ALL);
-  await ok(hub, SOFT_DELETE, { input: { urns: [ORDERS, SHOP_DB], deleted: true } }, bob);
+  await dataOf(hub, SOFT_DELETE, { input: { urns: [ORDERS, SHOP_DB], deleted: true } }, bob);
   assert.equal(await found(hub), [CUSTOMERS]);
   assert.equal(await found(hub, INCLUDE), ALL);
   assert.equal(await found(hub, REMOVED_FILTER), [ORDERS, SHOP_DB].sort());
@@ -120,25 +110,25 @@ test("a container's entities leave soft-deleted children out, as DataHub's searc
   const query =
     'query c($urn: String!) { container(urn: $urn) { entities { total searchResults { entity { urn } } } } }';
   const children = async () => {
-    const { entities } = (await ok(hub, query, { urn: SHOP_DB })).container;
+    const { entities } = (await dataOf(hub, query, { urn: SHOP_DB })).container;
     return {
       total: entities.total,
       urns: entities.searchResults.map((r: { entity: { urn: string } }) => r.entity.urn),
     };
   };
   assert.equal(await children(), { total: 2, urns: [ORDERS, CUSTOMERS] });
-  await ok(hub, SOFT_DELETE, { input: { urns: [ORDERS], deleted: true } }, bob);
+  await dataOf(hub, SOFT_DELETE, { input: { urns: [ORDERS], deleted: true } }, bob);
   assert.equal(await children(), { total: 1, urns: [CUSTOMERS] });
-  await ok(hub, SOFT_DELETE, { input: { urns: [ORDERS], deleted: false } }, bob);
+  await dataOf(hub, SOFT_DELETE, { input: { urns: [ORDERS], deleted: false } }, bob);
   assert.equal(await children(), { total: 2, urns: [ORDERS, CUSTOMERS] });
 });
 
 test('a removed tag still reads, as DataHub answers it (its Tag type has no status)', async ({ hub, bob }) => {
-  await ok(hub, SOFT_DELETE, { input: { urns: [GOLD], deleted: true } }, bob);
-  assert.equal((await ok(hub, TAG, { urn: GOLD })).tag, { urn: GOLD, properties: { name: 'gold' } });
+  await dataOf(hub, SOFT_DELETE, { input: { urns: [GOLD], deleted: true } }, bob);
+  assert.equal((await dataOf(hub, TAG, { urn: GOLD })).tag, { urn: GOLD, properties: { name: 'gold' } });
   const input = { types: ['TAG'], query: 'gold' };
-  assert.is((await ok(hub, SEARCH, { input })).searchAcrossEntities.total, 0);
-  assert.is((await ok(hub, SEARCH, { input: { ...input, ...INCLUDE } })).searchAcrossEntities.total, 1);
+  assert.is((await dataOf(hub, SEARCH, { input })).searchAcrossEntities.total, 0);
+  assert.is((await dataOf(hub, SEARCH, { input: { ...input, ...INCLUDE } })).searchAcrossEntities.total, 1);
 });
 
 test("a Reader is refused with DataHub's 403 and nothing is written", async ({ hub, carol }) => {
@@ -192,7 +182,7 @@ test('removing a user needs MANAGE_USERS_AND_GROUPS: an Editor is refused, an Ad
   const refused = await softDelete(hub, [carolUrn], true, bob);
   assert.equal(refused.json.errors?.[0]?.extensions, FORBIDDEN.extensions);
   assert.is((await hub.gql('{ me { corpUser { urn } } }', {}, carol)).status, 200);
-  await ok(hub, SOFT_DELETE, { input: { urns: [carolUrn], deleted: true } });
+  await dataOf(hub, SOFT_DELETE, { input: { urns: [carolUrn], deleted: true } });
   assert.is((await hub.gql('{ me { corpUser { urn } } }', {}, carol)).status, 401);
 });
 
@@ -203,8 +193,8 @@ test('a REST hard delete reads as a URN never stored; soft deleting it then is a
     body: JSON.stringify({ urn: CUSTOMERS }),
   });
   assert.is(deleted.status, 200, deleted.text);
-  const gone = (await ok(hub, DATASET, { urn: CUSTOMERS })).dataset;
-  const never = (await ok(hub, DATASET, { urn: NEVER })).dataset;
+  const gone = (await dataOf(hub, DATASET, { urn: CUSTOMERS })).dataset;
+  const never = (await dataOf(hub, DATASET, { urn: NEVER })).dataset;
   const blank = { exists: false, properties: null, status: null, container: null };
   assert.equal(gone, { ...blank, urn: CUSTOMERS, name: 'shop.public.customers' });
   assert.equal(never, { ...blank, urn: NEVER, name: 'shop.public.never_stored' });
@@ -221,8 +211,8 @@ restart('soft deleted and restored entities read and search the same once the st
   const dataDir = tempDataDir();
   const first = await startTestServer({ dataDir, seed: [SAMPLE] });
   try {
-    await ok(first, SOFT_DELETE, { input: { urns: [ORDERS, CUSTOMERS, SHOP_DB], deleted: true } });
-    await ok(first, SOFT_DELETE, { input: { urns: [CUSTOMERS], deleted: false } });
+    await dataOf(first, SOFT_DELETE, { input: { urns: [ORDERS, CUSTOMERS, SHOP_DB], deleted: true } });
+    await dataOf(first, SOFT_DELETE, { input: { urns: [CUSTOMERS], deleted: false } });
   } finally {
     await first.close();
   }
@@ -230,8 +220,8 @@ restart('soft deleted and restored entities read and search the same once the st
   try {
     assert.is(await removedOf(second, ORDERS), true);
     assert.is(await removedOf(second, CUSTOMERS), false);
-    assert.equal((await ok(second, CONTAINER, { urn: SHOP_DB })).container.status, { removed: true });
-    assert.equal((await ok(second, DATASET, { urn: ORDERS })).dataset.exists, true);
+    assert.equal((await dataOf(second, CONTAINER, { urn: SHOP_DB })).container.status, { removed: true });
+    assert.equal((await dataOf(second, DATASET, { urn: ORDERS })).dataset.exists, true);
     assert.equal(await found(second), [CUSTOMERS]);
     assert.equal(await found(second, INCLUDE), ALL);
   } finally {

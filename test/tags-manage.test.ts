@@ -6,7 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
 import type { JsonValue } from '../src/aspects/json.ts';
-import { FORBIDDEN } from './fixtures/datahub-records.ts';
+import { dataOf, FORBIDDEN, type Gql } from './fixtures/datahub-records.ts';
 import { openInProcess, type InProcessHub } from './fixtures/in-process.ts';
 import { SAMPLE, startTestServer, tempDataDir } from './fixtures/server.ts';
 
@@ -61,22 +61,12 @@ const EXTRA: JsonValue[] = [
   }),
 ];
 
-interface Gql {
-  gql: InProcessHub['gql'];
-}
-
-async function ok(hub: Gql, query: string, variables: Record<string, unknown>, token?: string) {
-  const reply = await hub.gql(query, variables, token);
-  assert.is(reply.json.errors, undefined, JSON.stringify(reply.json.errors));
-  return reply.json.data;
-}
-
 type Tags = { tags: { tag: { urn: string } }[] } | null;
 const urns = (tags: Tags) => tags?.tags.map((t) => t.tag.urn) ?? [];
 
 /** Every tag association of a dataset: its own, its ingested columns', its edited columns'. */
 async function carried(hub: Gql, urn: string) {
-  const { dataset } = await ok(hub, CARRIED, { urn });
+  const { dataset } = await dataOf(hub, CARRIED, { urn });
   const columns = (list: { fieldPath: string; globalTags: Tags }[] | undefined) =>
     Object.fromEntries((list ?? []).map((entry) => [entry.fieldPath, urns(entry.globalTags)]));
   return {
@@ -88,10 +78,10 @@ async function carried(hub: Gql, urn: string) {
 
 /** pii on ORDERS, one of its columns and SHOP_DB (CUSTOMERS and EVENTS carry it from the seed). */
 async function tagEverywhere(hub: Gql) {
-  await ok(hub, ADD_TAGS, { input: { tagUrns: [PII, GOLD], resourceUrn: ORDERS } });
+  await dataOf(hub, ADD_TAGS, { input: { tagUrns: [PII, GOLD], resourceUrn: ORDERS } });
   const column = { resourceUrn: ORDERS, subResourceType: 'DATASET_FIELD', subResource: 'order_id' };
-  await ok(hub, ADD_TAGS, { input: { tagUrns: [PII], ...column } });
-  await ok(hub, ADD_TAGS, { input: { tagUrns: [PII], resourceUrn: SHOP_DB } });
+  await dataOf(hub, ADD_TAGS, { input: { tagUrns: [PII], ...column } });
+  await dataOf(hub, ADD_TAGS, { input: { tagUrns: [PII], resourceUrn: SHOP_DB } });
 }
 
 type Context = { hub: InProcessHub };
@@ -105,31 +95,35 @@ manage.after.each(async ({ hub }) => {
 });
 
 manage('updateTag sets name and description, keeps the color, and answers the Tag', async ({ hub }) => {
-  await ok(hub, SET_COLOR, { urn: GOLD, colorHex: '#FFD700' });
+  await dataOf(hub, SET_COLOR, { urn: GOLD, colorHex: '#FFD700' });
   const input = { urn: GOLD, name: 'Gold tier', description: 'Curated, **trusted**.' };
-  const data = await ok(hub, UPDATE_TAG, { urn: GOLD, input });
+  const data = await dataOf(hub, UPDATE_TAG, { urn: GOLD, input });
   const properties = { name: 'Gold tier', description: 'Curated, **trusted**.', colorHex: '#FFD700' };
   assert.equal(data.updateTag, { urn: GOLD, properties });
-  assert.equal((await ok(hub, TAG, { urn: GOLD })).tag.properties, properties);
+  assert.equal((await dataOf(hub, TAG, { urn: GOLD })).tag.properties, properties);
   // A description not given again is dropped, as DataHub rebuilds the properties from the input.
-  await ok(hub, UPDATE_TAG, { urn: GOLD, input: { urn: GOLD, name: 'Gold' } });
-  assert.equal((await ok(hub, TAG, { urn: GOLD })).tag.properties, { ...properties, name: 'Gold', description: null });
+  await dataOf(hub, UPDATE_TAG, { urn: GOLD, input: { urn: GOLD, name: 'Gold' } });
+  assert.equal((await dataOf(hub, TAG, { urn: GOLD })).tag.properties, {
+    ...properties,
+    name: 'Gold',
+    description: null,
+  });
 });
 
 manage('setTagColor sets the color; setting it again writes nothing', async ({ hub }) => {
-  assert.equal(await ok(hub, SET_COLOR, { urn: PII, colorHex: '#ff0000' }), { setTagColor: true });
-  assert.is((await ok(hub, TAG, { urn: PII })).tag.properties.colorHex, '#ff0000');
+  assert.equal(await dataOf(hub, SET_COLOR, { urn: PII, colorHex: '#ff0000' }), { setTagColor: true });
+  assert.is((await dataOf(hub, TAG, { urn: PII })).tag.properties.colorHex, '#ff0000');
   const records = hub.store.recordCount;
-  assert.equal(await ok(hub, SET_COLOR, { urn: PII, colorHex: '#ff0000' }), { setTagColor: true });
+  assert.equal(await dataOf(hub, SET_COLOR, { urn: PII, colorHex: '#ff0000' }), { setTagColor: true });
   assert.is(hub.store.recordCount, records);
 });
 
 manage('deleteTag removes the tag and every association with it, in one commit', async ({ hub }) => {
   await tagEverywhere(hub);
   const records = hub.store.recordCount;
-  assert.equal(await ok(hub, DELETE_TAG, { urn: PII }), { deleteTag: true });
+  assert.equal(await dataOf(hub, DELETE_TAG, { urn: PII }), { deleteTag: true });
   assert.is(hub.store.recordCount, records + 1);
-  assert.is((await ok(hub, TAG, { urn: PII })).tag.properties, null);
+  assert.is((await dataOf(hub, TAG, { urn: PII })).tag.properties, null);
   assert.is(hub.store.catalogue.exists(PII), false);
   const orders = await carried(hub, ORDERS);
   assert.equal(orders.dataset, [GOLD]);
@@ -137,11 +131,11 @@ manage('deleteTag removes the tag and every association with it, in one commit',
   assert.ok(Object.values(orders.ingested).every((tags) => !tags.includes(PII)));
   assert.equal((await carried(hub, CUSTOMERS)).dataset, []);
   assert.equal((await carried(hub, EVENTS)).ingested, { email: [GOLD], at: [] });
-  assert.equal(urns((await ok(hub, CONTAINER_TAGS, { urn: SHOP_DB })).container.tags), []);
+  assert.equal(urns((await dataOf(hub, CONTAINER_TAGS, { urn: SHOP_DB })).container.tags), []);
   // Deleting it again is no error and writes nothing; other tags are untouched.
-  assert.equal(await ok(hub, DELETE_TAG, { urn: PII }), { deleteTag: true });
+  assert.equal(await dataOf(hub, DELETE_TAG, { urn: PII }), { deleteTag: true });
   assert.is(hub.store.recordCount, records + 1);
-  assert.is((await ok(hub, TAG, { urn: GOLD })).tag.properties.name, 'gold');
+  assert.is((await dataOf(hub, TAG, { urn: GOLD })).tag.properties.name, 'gold');
 });
 
 manage('a Reader is refused with DataHub 403 and nothing changes', async ({ hub }) => {
@@ -201,18 +195,18 @@ restart('a deleted tag is still gone from the tag and every carrier after the se
   const first = await startTestServer({ dataDir, seed: [SAMPLE, EXTRA] });
   try {
     await tagEverywhere(first);
-    await ok(first, DELETE_TAG, { urn: PII });
+    await dataOf(first, DELETE_TAG, { urn: PII });
   } finally {
     await first.close();
   }
   const second = await startTestServer({ dataDir });
   try {
-    assert.is((await ok(second, TAG, { urn: PII })).tag.properties, null);
+    assert.is((await dataOf(second, TAG, { urn: PII })).tag.properties, null);
     assert.equal((await carried(second, ORDERS)).dataset, [GOLD]);
     assert.equal((await carried(second, ORDERS)).edited, { order_id: [] });
     assert.equal((await carried(second, CUSTOMERS)).dataset, []);
     assert.equal((await carried(second, EVENTS)).ingested, { email: [GOLD], at: [] });
-    assert.equal(urns((await ok(second, CONTAINER_TAGS, { urn: SHOP_DB })).container.tags), []);
+    assert.equal(urns((await dataOf(second, CONTAINER_TAGS, { urn: SHOP_DB })).container.tags), []);
   } finally {
     await second.close();
   }
