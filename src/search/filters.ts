@@ -20,13 +20,8 @@ export interface AndFilterInput {
   and?: readonly FacetFilterInput[] | null;
 }
 
-/** One entity, as filters see it. */
-export interface Candidate {
-  urn: string;
-  facets: FacetValues;
-}
-
-type Predicate = (candidate: Candidate) => boolean;
+/** Whether one entity (its URN and facet values) passes; called once per match, so it allocates nothing. */
+type Predicate = (urn: string, facets: FacetValues) => boolean;
 
 /** A checked filter: OR of ANDs, plus which fields and values it names (facets keep those values). */
 export interface SearchFilter {
@@ -38,15 +33,15 @@ export interface SearchFilter {
 }
 
 /** The filter fields minihub answers, each reading its values off an entity (the facet fields as facets do). */
-const FIELDS: Record<string, (candidate: Candidate) => HeldValues> = {
+const FIELDS: Record<string, (urn: string, facets: FacetValues) => HeldValues> = {
   ...Object.fromEntries(
-    Object.entries(FACET_VALUES).map(([field, read]) => [field, (candidate: Candidate) => read(candidate.facets)]),
+    Object.entries(FACET_VALUES).map(([field, read]) => [field, (_urn: string, facets: FacetValues) => read(facets)]),
   ),
-  typeNames: ({ facets }) => facets.typeNames,
-  removed: ({ facets }) => (facets.removed ? 'true' : 'false'),
-  urn: ({ urn }) => urn,
-  customProperties: ({ facets }) => facets.customProperties,
-  browsePathV2: ({ facets }) => browsePathTerms(facets.browsePathV2),
+  typeNames: (_urn, facets) => facets.typeNames,
+  removed: (_urn, facets) => (facets.removed ? 'true' : 'false'),
+  urn: (urn) => urn,
+  customProperties: (_urn, facets) => facets.customProperties,
+  browsePathV2: (_urn, facets) => browsePathTerms(facets.browsePathV2),
 };
 
 /** Other names DataHub's clients send for the same fields. */
@@ -89,11 +84,13 @@ export function parseFilters(
       const values = input.values ?? (input.value != null ? [input.value] : []);
       if (input.negated !== true) selected.set(field, [...(selected.get(field) ?? []), ...values]);
       const test = predicate(field, input.condition ?? 'EQUAL', values);
-      return input.negated === true ? (candidate: Candidate) => !test(candidate) : test;
+      return input.negated === true ? (urn: string, facets: FacetValues) => !test(urn, facets) : test;
     });
-    return (candidate: Candidate) => ands.every((test) => test(candidate));
+    return ands.length === 1 ? ands[0]! : (urn: string, facets: FacetValues) => ands.every((test) => test(urn, facets));
   });
-  const matches: Predicate = ors.length === 0 ? () => true : (candidate) => ors.some((test) => test(candidate));
+  // One clause (the usual filter) is its own test: a match passes through no wrapper.
+  const matches: Predicate =
+    ors.length === 0 ? () => true : ors.length === 1 ? ors[0]! : (urn, facets) => ors.some((test) => test(urn, facets));
   return { matches, namesRemoved, selected };
 }
 
@@ -107,8 +104,8 @@ function canonicalField(field: string): string {
 }
 
 function predicate(field: string, condition: string, values: readonly string[]): Predicate {
-  const read = FIELDS[field] as (candidate: Candidate) => HeldValues;
-  if (condition === 'EXISTS') return (candidate) => someValue(read(candidate), (value) => value !== '');
+  const read = FIELDS[field] as (urn: string, facets: FacetValues) => HeldValues;
+  if (condition === 'EXISTS') return (urn, facets) => someValue(read(urn, facets), (value) => value !== '');
   const compare = CONDITIONS[condition];
   if (compare === undefined) {
     throw badRequest(
@@ -118,6 +115,18 @@ function predicate(field: string, condition: string, values: readonly string[]):
   // `dataset` and `corpuser` (the URN's type) name DATASET and CORP_USER too.
   const wanted =
     field === '_entityType' ? values.map((value) => SEARCHED_TYPES.get(value) ?? value.toUpperCase()) : values;
+  if (condition === 'EQUAL' || condition === 'IN') return heldIn(read, new Set(wanted));
   const wantedBy = (actual: string) => wanted.some((value) => compare(actual, value));
-  return (candidate) => someValue(read(candidate), wantedBy);
+  return (urn, facets) => someValue(read(urn, facets), wantedBy);
+}
+
+// The exact conditions (the usual ones: a platform, a type, a tag) as one set lookup per value held.
+function heldIn(read: (urn: string, facets: FacetValues) => HeldValues, wanted: ReadonlySet<string>): Predicate {
+  return (urn, facets) => {
+    const held = read(urn, facets);
+    if (held === null) return false;
+    if (typeof held === 'string') return wanted.has(held);
+    for (const value of held) if (wanted.has(value)) return true;
+    return false;
+  };
 }

@@ -51,34 +51,34 @@ export function runSearch(index: IndexSnapshot, request: SearchRequest, key: str
   const keep = (urn: string, facets: FacetValues) =>
     (types === null || types.has(facets.entityType)) &&
     (!facets.removed || request.includeSoftDeleted || request.filter.namesRemoved) &&
-    request.filter.matches({ urn, facets });
-  const urns: string[] = [];
-  const scores: number[] = [];
-  const facetsOf: FacetValues[] = [];
+    request.filter.matches(urn, facets);
   checkQueryWords(request.query);
   const sort = request.sort ?? RANKED;
+  const urns: string[] = [];
+  const facetsOf: FacetValues[] = [];
   let matches: RankedMatches;
   if (matchesAll(request.query)) {
     for (const [urn, facets] of index.facets)
       if (keep(urn, facets)) {
         urns.push(urn);
-        scores.push(0);
         facetsOf.push(facets);
       }
-    matches = new RankedMatches(urns, Float64Array.from(scores), facetsOf, () => ({}), sort);
+    matches = new RankedMatches(urns, new Float64Array(urns.length), facetsOf, () => ({}), sort);
   } else {
     const result = index.engine.query(request.query, request.fields);
-    const hits: number[] = [];
+    // Sized for every hit; a filter keeps fewer, and the ranking reads only the first urns.length.
+    const scores = new Float64Array(result.size);
+    const hits = new Uint32Array(result.size);
     for (let i = 0; i < result.size; i++) {
       const urn = result.id(i);
       const facets = index.facets.get(urn);
       if (facets === undefined || !keep(urn, facets)) continue;
+      scores[urns.length] = result.score(i);
+      hits[urns.length] = i;
       urns.push(urn);
-      scores.push(result.score(i));
       facetsOf.push(facets);
-      hits.push(i);
     }
-    matches = new RankedMatches(urns, Float64Array.from(scores), facetsOf, (k) => result.matches(hits[k]!), sort);
+    matches = new RankedMatches(urns, scores.subarray(0, urns.length), facetsOf, (k) => result.matches(hits[k]!), sort);
   }
   last = { index, version: index.version, key, matches };
   return matches;

@@ -73,8 +73,33 @@ export function termsWithinEdits(sorted: readonly string[], word: string, max: n
   return found;
 }
 
-/** The index of the first term after `from` that does not begin with `prefix`. */
+/**
+ * The index of the first term after `from` that does not begin with `prefix`. Galloping from `from`: a
+ * pruned prefix is usually shared by a few terms, so the answer is near, and each probe is one native
+ * string comparison with the first string after every term that begins with `prefix`.
+ */
 function skipPrefix(sorted: readonly string[], prefix: string, from: number): number {
+  const last = prefix.charCodeAt(prefix.length - 1);
+  if (last === 0xffff) return skipPrefixSlowly(sorted, prefix, from);
+  const after = prefix.slice(0, -1) + String.fromCharCode(last + 1);
+  let low = from + 1;
+  let step = 1;
+  let high = low;
+  while (high < sorted.length && sorted[high]! < after) {
+    low = high + 1;
+    high += step;
+    step *= 2;
+  }
+  if (high > sorted.length) high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (sorted[mid]! < after) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+function skipPrefixSlowly(sorted: readonly string[], prefix: string, from: number): number {
   let low = from + 1;
   let high = sorted.length;
   while (low < high) {
