@@ -19,13 +19,24 @@ export function matchedFields(reader: AspectReader, match: Match): MatchedField[
   const document = searchDocument(reader, match.urn);
   if (document === null) return [];
   const found = new Map<string, MatchedField>();
+  const linesOf = new Map<TextField, string[]>();
   for (const [term, fields] of entries) {
     for (const field of fields) {
-      const lines = document.text[field].split('\n');
-      const value = lines.find((line) => tokenize(line).includes(term)) ?? term;
+      let lines = linesOf.get(field);
+      if (lines === undefined) linesOf.set(field, (lines = document.text[field].split('\n')));
+      const value = lines.find((line) => holds(line, term)) ?? term;
       const key = `${field}\u0000${value}`;
       if (!found.has(key)) found.set(key, { name: field, value });
     }
   }
   return [...found.values()].sort((a, b) => FIELD_WEIGHTS[b.name as TextField] - FIELD_WEIGHTS[a.name as TextField]);
+}
+
+const NOT_ASCII = /[^\x00-\x7f]/;
+
+// Whether `term` is one of `line`'s terms. An ASCII line's terms are pieces of it in lower case, so a line
+// without the term as a piece is passed over without being split into terms (most of a table's columns).
+function holds(line: string, term: string): boolean {
+  if (!NOT_ASCII.test(line) && !line.toLowerCase().includes(term)) return false;
+  return tokenize(line).includes(term);
 }
