@@ -19,14 +19,16 @@ const BOOST = TEXT_FIELDS.map((field) => FIELD_WEIGHTS[field]);
 export type TermMatches = Record<string, TextField[]>;
 
 /** A query's matches, in no particular order; valid until the index next changes. */
-export interface IndexResult {
+export interface IndexResult<T = unknown> {
   readonly size: number;
   id(i: number): string;
+  /** What the caller stored with the document (put's `payload`): read by number, with no lookup by id. */
+  payload(i: number): T | undefined;
   score(i: number): number;
   matches(i: number): TermMatches;
 }
 
-const NO_RESULT: IndexResult = { size: 0, id: noHit, score: noHit, matches: noHit };
+const NO_RESULT: IndexResult<never> = { size: 0, id: noHit, payload: noHit, score: noHit, matches: noHit };
 function noHit(i: number): never {
   throw new RangeError(`no hit ${i} in an empty result`);
 }
@@ -34,7 +36,7 @@ function noHit(i: number): never {
 /** A query word's document terms: itself, longer ones it begins (last word only), near misspellings. */
 type Derived = { term: number; weight: number }[];
 
-export class InvertedIndex {
+export class InvertedIndex<T = unknown> {
   #terms = new TermDictionary();
   // [term] → its posting list per field, chained in field order. Removed documents' postings are cleaned
   // out of a list once they are as many as the live ones, so they never outnumber them.
@@ -43,6 +45,7 @@ export class InvertedIndex {
   #fieldLength: number[][] = TEXT_FIELDS.map(() => []); // [field][doc], distinct terms
   #totalLength = TEXT_FIELDS.map(() => 0); // over live documents
   #ids: string[] = []; // [doc] → id
+  #payloads: (T | undefined)[] = []; // [doc] → what put() was given with it
   // [doc] → its terms as term × 16 + field (frequencies are the postings'); null once removed.
   #docTerms: (Uint32Array | null)[] = [];
   // [doc] → postings of a removed document still in some list; at zero its slot is free for another.
@@ -66,11 +69,12 @@ export class InvertedIndex {
     return { live: this.#livePostings, dead: this.#deadPostings, slots, terms: this.#terms.size };
   }
 
-  /** Adds the document `id`, or replaces it when already there. */
-  put(id: string, text: DocumentText): void {
+  /** Adds the document `id`, or replaces it when already there; a query's result hands back `payload` with it. */
+  put(id: string, text: DocumentText, payload?: T): void {
     this.remove(id);
     const doc = this.#freeDocs.pop() ?? this.#ids.length;
     this.#ids[doc] = id;
+    this.#payloads[doc] = payload;
     this.#byId.set(id, doc);
     const pairs = this.#counter.pairs(text, this.#terms);
     const lengths = TEXT_FIELDS.map(() => 0);
@@ -98,6 +102,7 @@ export class InvertedIndex {
     const doc = this.#byId.get(id);
     if (doc === undefined) return;
     this.#byId.delete(id);
+    this.#payloads[doc] = undefined;
     const keys = this.#docTerms[doc]!;
     this.#docTerms[doc] = null;
     this.#references[doc] = keys.length;
@@ -154,7 +159,7 @@ export class InvertedIndex {
    * The documents matching every word of `query` (in `fields` only, when given), in no particular order:
    * their scores at once, the terms they matched only when asked, for the few a page shows.
    */
-  query(query: string, fields?: readonly TextField[]): IndexResult {
+  query(query: string, fields?: readonly TextField[]): IndexResult<T> {
     const tokens = tokenize(query);
     const words = [...new Set(tokens)];
     if (words.length === 0) return NO_RESULT;
@@ -195,6 +200,7 @@ export class InvertedIndex {
     return {
       size: docs.length,
       id: (i) => this.#ids[docs[i]!]!,
+      payload: (i) => this.#payloads[docs[i]!],
       score: (i) => scores[i]!,
       matches: (i) => this.#matches(docs[i]!, matched, allowed),
     };

@@ -70,9 +70,11 @@ export function runSearch(index: IndexSnapshot, request: SearchRequest, key: str
     const scores = new Float64Array(result.size);
     const hits = new Uint32Array(result.size);
     for (let i = 0; i < result.size; i++) {
+      // The facet values come with the hit: no lookup by URN per match.
+      const facets = result.payload(i);
+      if (facets === undefined) continue;
       const urn = result.id(i);
-      const facets = index.facets.get(urn);
-      if (facets === undefined || !keep(urn, facets)) continue;
+      if (!keep(urn, facets)) continue;
       scores[urns.length] = result.score(i);
       hits[urns.length] = i;
       urns.push(urn);

@@ -10,15 +10,16 @@ import { InvertedIndex, type IndexResult } from './inverted-index.ts';
  * A query's matching documents in no particular order (ranking is the caller's): each one's id and score,
  * and on demand the query terms it holds by field. Valid until the engine next changes.
  */
-export type EngineResult = IndexResult;
+export type EngineResult<T> = IndexResult<T>;
 
-export interface SearchEngine {
-  /** Adds the document `id`, or replaces it when already there. */
-  put(id: string, text: DocumentText): void;
+/** A full-text engine whose documents each carry a `T` (the index's facet values) back in results. */
+export interface SearchEngine<T> {
+  /** Adds the document `id` with its `payload`, or replaces it when already there. */
+  put(id: string, text: DocumentText, payload: T): void;
   /** Removes the document `id`; nothing when it is not there. */
   remove(id: string): void;
   /** The documents matching every word of `query` (in `fields` only, when given). */
-  query(query: string, fields?: readonly TextField[]): EngineResult;
+  query(query: string, fields?: readonly TextField[]): EngineResult<T>;
   readonly size: number;
 }
 
@@ -26,6 +27,6 @@ export interface SearchEngine {
  * The engine: BM25+ per field times the field's weight, every query word required, the last word also
  * as a prefix, one edit forgiven on words of 5 to 9 letters and two from 10 on (never on a number).
  */
-export function createSearchEngine(): SearchEngine {
-  return new InvertedIndex();
+export function createSearchEngine<T>(): SearchEngine<T> {
+  return new InvertedIndex<T>();
 }

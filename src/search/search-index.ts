@@ -15,7 +15,7 @@ const BUILD_SLICE_MS = 10;
 
 /** What a query reads: the engine and every indexed entity's facet values, both current. */
 export interface IndexSnapshot {
-  engine: SearchEngine;
+  engine: SearchEngine<FacetValues>;
   facets: ReadonlyMap<string, FacetValues>;
   /** Changes whenever the index does, so a result computed at one version can be reused at the same one. */
   version: number;
@@ -29,7 +29,7 @@ export interface SearchSource {
 export class SearchIndex implements SearchSource {
   readonly #store: Store;
   readonly #catalogue: Catalogue;
-  #engine: SearchEngine = createSearchEngine();
+  #engine: SearchEngine<FacetValues> = createSearchEngine();
   #facets = new Map<string, FacetValues>();
   // Entities changed since they were last indexed; indexed again before the next question.
   #dirty = new Set<string>();
@@ -112,8 +112,9 @@ export class SearchIndex implements SearchSource {
       if (this.#facets.delete(urn)) this.#engine.remove(urn);
       return;
     }
-    this.#engine.put(urn, document.text);
-    this.#facets.set(urn, this.#pool.share(document.facets));
+    const facets = this.#pool.share(document.facets);
+    this.#engine.put(urn, document.text, facets);
+    this.#facets.set(urn, facets);
     if (document.namedTags.length === 0) return;
     this.#tagsOf.set(urn, document.namedTags);
     for (const tag of document.namedTags) {

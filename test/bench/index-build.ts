@@ -62,8 +62,8 @@ const texts = await phase('documents extracted', () => {
   return texts;
 });
 const engine = await phase('engine filled', () => {
-  const engine = createSearchEngine();
-  for (const [urn, text] of texts) engine.put(urn, text);
+  const engine = createSearchEngine<undefined>();
+  for (const [urn, text] of texts) engine.put(urn, text, undefined);
   return engine;
 });
 texts.length = 0;

@@ -280,13 +280,13 @@ function documentText(doc: SearchDoc): DocumentText {
   };
 }
 
-function seamEngine(engine: SearchEngine): Engine {
+function seamEngine(engine: SearchEngine<undefined>): Engine {
   const platforms = new Map<string, string>();
   return {
     build(docs) {
       for (const doc of docs) {
         platforms.set(doc.id, doc.platform);
-        engine.put(doc.id, documentText(doc));
+        engine.put(doc.id, documentText(doc), undefined);
       }
     },
     // As src/search/query.ts does: filter the engine's unordered result, rank only the page shown.
@@ -304,7 +304,7 @@ function seamEngine(engine: SearchEngine): Engine {
       return { ids: ranked.slice(0, TOP).map((match) => match.urn), total: urns.length };
     },
     replace(doc) {
-      engine.put(doc.id, documentText(doc));
+      engine.put(doc.id, documentText(doc), undefined);
     },
   };
 }
@@ -321,7 +321,7 @@ interface MiniSearchIndex {
 const HAS_LETTER = /\p{L}/u;
 
 /** src/search/search-engine.ts as it was with MiniSearch 7.2.0 (same terms, weights, AND, prefix, fuzzy). */
-async function miniSearchSeam(): Promise<SearchEngine> {
+async function miniSearchSeam(): Promise<SearchEngine<undefined>> {
   const specifier = 'minisearch';
   const loaded = (await import(specifier)) as { default: new (options: object) => MiniSearchIndex };
   let pending: string[][] | null = null;
@@ -357,6 +357,7 @@ async function miniSearchSeam(): Promise<SearchEngine> {
       return {
         size: hits.length,
         id: (i) => hits[i]!.id as string,
+        payload: () => undefined,
         score: (i) => hits[i]!.score,
         matches: (i) => hits[i]!.match as Record<string, TextField[]>,
       };
