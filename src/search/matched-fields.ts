@@ -2,7 +2,7 @@
 // (the name, the column path, the tag...) that holds them. Worked out for a page's results only.
 
 import type { AspectReader } from '../store/catalogue.ts';
-import { searchDocument } from './documents.ts';
+import { documentFields } from './documents.ts';
 import { FIELD_WEIGHTS, type TextField } from './fields.ts';
 import type { Match } from './ranked-matches.ts';
 import { tokenize } from './text.ts';
@@ -16,14 +16,14 @@ export interface MatchedField {
 export function matchedFields(reader: AspectReader, match: Match): MatchedField[] {
   const entries = Object.entries(match.terms());
   if (entries.length === 0) return [];
-  const document = searchDocument(reader, match.urn);
+  const document = documentFields(reader, match.urn, new Set(entries.flatMap(([, fields]) => fields)));
   if (document === null) return [];
   const found = new Map<string, MatchedField>();
   const linesOf = new Map<TextField, string[]>();
   for (const [term, fields] of entries) {
     for (const field of fields) {
       let lines = linesOf.get(field);
-      if (lines === undefined) linesOf.set(field, (lines = document.text[field].split('\n')));
+      if (lines === undefined) linesOf.set(field, (lines = (document.get(field) ?? '').split('\n')));
       const value = lines.find((line) => holds(line, term)) ?? term;
       const key = `${field}\u0000${value}`;
       if (!found.has(key)) found.set(key, { name: field, value });
