@@ -3,7 +3,7 @@
 // next new term. It knows terms only, never documents or scores.
 
 import { ONE_EDIT_WORDS, OneEditIndex, withinOneEdit } from './one-edit-index.ts';
-import { termsWithinEdits } from './term-neighbours.ts';
+import { prefixLengths, termsWithinEdits } from './term-neighbours.ts';
 import { TermTable } from './term-table.ts';
 
 /** Query words whose near terms are remembered until the vocabulary changes. */
@@ -17,6 +17,8 @@ export class TermDictionary {
   #ids = new TermTable(this.#texts);
   #free: number[] = [];
   #sorted: string[] = [];
+  // prefixLengths(#sorted), made by the first walk after the list changed; null until then.
+  #shared: Uint8Array | null = null;
   // Terms added since the sorted list was last brought up to date; merged in by the next sorted().
   #unsorted: string[] = [];
   // Terms dropped since the sorted list was last rebuilt: it may still list them (lookups skip them).
@@ -85,6 +87,7 @@ export class TermDictionary {
         if (this.#sorted[at] !== text) this.#sorted.splice(at, 0, text);
       }
       this.#unsorted = [];
+      this.#shared = null;
     }
     return this.#sorted;
   }
@@ -102,7 +105,7 @@ export class TermDictionary {
         .map((term) => [this.#texts[term]!, 1] as const)
         .sort(([a], [b]) => (a < b ? -1 : 1));
     else
-      found = [...termsWithinEdits(this.sorted(), word, edits)].filter(
+      found = [...termsWithinEdits(this.sorted(), word, edits, this.#prefixLengths())].filter(
         ([text, distance]) => distance > 0 && this.#ids.get(text) >= 0,
       );
     if (this.#near.size >= NEAR_REMEMBERED) this.#near.delete(this.#near.keys().next().value as string);
@@ -136,8 +139,14 @@ export class TermDictionary {
       if (this.#ids.get(text) >= 0 && merged[merged.length - 1] !== text) merged.push(text);
     }
     this.#sorted = merged;
+    this.#shared = null;
     this.#unsorted = [];
     this.#dropped = 0;
+  }
+
+  // After sorted(), so it describes the list as the walk reads it.
+  #prefixLengths(): Uint8Array {
+    return (this.#shared ??= prefixLengths(this.#sorted));
   }
 
   #lowerBound(text: string): number {

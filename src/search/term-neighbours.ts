@@ -16,27 +16,50 @@ export function fuzzyEdits(word: string): number {
   return word.length < TWO_EDITS_FROM ? 1 : 2;
 }
 
+/** Longest common prefix a prefixLengths() entry tells exactly; longer ones read as this (no walk goes as deep). */
+const MAX_SHARED = 255;
+
+/**
+ * For each term of `sorted`, how many leading code units it shares with the term before it (0 for the
+ * first; at most 255). Computed once per sorted list, it lets a walk skip terms without reading them.
+ */
+export function prefixLengths(sorted: readonly string[]): Uint8Array {
+  const shared = new Uint8Array(sorted.length);
+  for (let at = 1; at < sorted.length; at++) {
+    const term = sorted[at]!;
+    const before = sorted[at - 1]!;
+    const limit = Math.min(term.length, before.length, MAX_SHARED);
+    let common = 0;
+    while (common < limit && term.charCodeAt(common) === before.charCodeAt(common)) common++;
+    shared[at] = common;
+  }
+  return shared;
+}
+
 /**
  * Every term of `sorted` (in code-unit order) within `max` edits of `word` (Levenshtein: a transposition
  * is two), with its distance. The sorted list is walked as a trie: a term reuses the edit-distance rows of
- * the prefix it shares with the term before, and once every cell of a prefix's row exceeds `max`, all
- * terms with that prefix are skipped by one binary search, so few of the terms are ever looked at.
+ * the prefix it shares with the term visited before, and once every cell of a prefix's row exceeds `max`,
+ * all terms with that prefix are skipped, so few of the terms are ever looked at. `shared` is
+ * prefixLengths(sorted), which the caller keeps while the list is unchanged.
  */
-export function termsWithinEdits(sorted: readonly string[], word: string, max: number): Map<string, number> {
+export function termsWithinEdits(
+  sorted: readonly string[],
+  word: string,
+  max: number,
+  shared: Uint8Array = prefixLengths(sorted),
+): Map<string, number> {
   const found = new Map<string, number>();
   const width = word.length + 1;
   // rows[d] is the row for the first d letters of the current term.
   const rows: Uint32Array[] = [Uint32Array.from({ length: width }, (_, j) => j)];
-  let previous = '';
   let valid = 0; // rows 1..valid hold the current prefix
   let at = 0;
   while (at < sorted.length) {
     const term = sorted[at]!;
-    let common = 0;
-    const limit = Math.min(valid, term.length, previous.length);
-    while (common < limit && term.charCodeAt(common) === previous.charCodeAt(common)) common++;
-    valid = common;
-    previous = term;
+    // What this term shares with the one visited before: every term skipped since shared more with it
+    // than this one does, so it is this term's share with the term just before it.
+    valid = Math.min(valid, shared[at]!);
     let pruned = -1;
     for (let d = valid + 1; d <= term.length && d <= word.length + max; d++) {
       const above = rows[d - 1]!;
@@ -63,7 +86,9 @@ export function termsWithinEdits(sorted: readonly string[], word: string, max: n
       }
     }
     if (pruned > 0) {
-      at = skipPrefix(sorted, term.slice(0, pruned), at);
+      // The terms after this one that begin with its first `pruned` letters: they share that many with it.
+      at++;
+      while (at < sorted.length && shared[at]! >= pruned) at++;
       continue;
     }
     if (valid === term.length && Math.abs(term.length - word.length) <= max && rows[valid]![word.length]! <= max)
@@ -71,41 +96,4 @@ export function termsWithinEdits(sorted: readonly string[], word: string, max: n
     at++;
   }
   return found;
-}
-
-/**
- * The index of the first term after `from` that does not begin with `prefix`. Galloping from `from`: a
- * pruned prefix is usually shared by a few terms, so the answer is near, and each probe is one native
- * string comparison with the first string after every term that begins with `prefix`.
- */
-function skipPrefix(sorted: readonly string[], prefix: string, from: number): number {
-  const last = prefix.charCodeAt(prefix.length - 1);
-  if (last === 0xffff) return skipPrefixSlowly(sorted, prefix, from);
-  const after = prefix.slice(0, -1) + String.fromCharCode(last + 1);
-  let low = from + 1;
-  let step = 1;
-  let high = low;
-  while (high < sorted.length && sorted[high]! < after) {
-    low = high + 1;
-    high += step;
-    step *= 2;
-  }
-  if (high > sorted.length) high = sorted.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if (sorted[mid]! < after) low = mid + 1;
-    else high = mid;
-  }
-  return low;
-}
-
-function skipPrefixSlowly(sorted: readonly string[], prefix: string, from: number): number {
-  let low = from + 1;
-  let high = sorted.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if (sorted[mid]!.startsWith(prefix)) low = mid + 1;
-    else high = mid;
-  }
-  return low;
 }
