@@ -1,4 +1,4 @@
-// The facet value pool: one string per distinct value while some indexed entity holds it, let go after.
+// The facet value pool: one string per distinct value and one array per distinct list while some indexed entity holds it, let go after.
 
 import * as assert from 'uvu/assert';
 import { test } from 'uvu';
@@ -40,6 +40,25 @@ test('a value rewritten many times by one entity stays one entry', () => {
     held = pool.share(facets([`urn:li:tag:t${i}`]));
   }
   assert.is(pool.size, 4);
+});
+
+test('equal lists share one array, empty ones one for all; a list no entity holds is let go', () => {
+  const pool = new FacetPool();
+  const a = pool.share(facets(['urn:li:tag:pii', 'urn:li:tag:gold']));
+  const b = pool.share(facets(['urn:li:tag:pii', 'urn:li:tag:gold']));
+  const c = pool.share(facets(['urn:li:tag:pii']));
+  const d = pool.share(facets([]));
+  const e = pool.share(facets([]));
+  assert.ok(Object.is(a.tags, b.tags));
+  assert.not.ok(Object.is(a.tags, c.tags));
+  assert.ok(Object.is(d.tags, e.tags));
+  assert.equal([...a.tags], ['urn:li:tag:pii', 'urn:li:tag:gold']);
+  assert.is(pool.lists, 2);
+  pool.release(a);
+  assert.is(pool.lists, 2, 'b still holds the list a shared');
+  pool.release(b);
+  pool.release(c);
+  assert.is(pool.lists, 0);
 });
 
 test.run();

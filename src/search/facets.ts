@@ -59,7 +59,7 @@ export function facetsOf(
 ): Facet[] {
   const counts = countValues(matches);
   return FACET_FIELDS.map(({ field, displayName }) => {
-    const counted = counts[field];
+    const counted = counts[field].entries();
     for (const value of selected.get(field) ?? []) if (!counted.has(value)) counted.set(value, 0);
     const aggregations = [...counted]
       .map(([value, count]) => ({ value, count }))
@@ -71,24 +71,62 @@ export function facetsOf(
 
 // One pass over the matches for every field at once, reading each value straight off the entity: a search
 // matching most of the catalogue pays for this per match, so no reader is called and no array is made.
-function countValues(matches: readonly FacetValues[]): Record<FacetField, Map<string, number>> {
-  const types = new Map<string, number>();
-  const platforms = new Map<string, number>();
-  const origins = new Map<string, number>();
-  const containers = new Map<string, number>();
-  const tags = new Map<string, number>();
-  const owners = new Map<string, number>();
+function countValues(matches: readonly FacetValues[]): Record<FacetField, ValueCounter> {
+  const counts = {
+    _entityType: new ValueCounter(),
+    platform: new ValueCounter(),
+    origin: new ValueCounter(),
+    container: new ValueCounter(),
+    tags: new ValueCounter(),
+    owners: new ValueCounter(),
+  };
   for (const facets of matches) {
-    countOne(types, facets.entityType);
-    countOne(platforms, facets.platform);
-    countOne(origins, facets.origin);
-    countOne(containers, facets.container);
-    for (const tag of facets.tags) countOne(tags, tag);
-    for (const owner of facets.owners) countOne(owners, owner);
+    counts._entityType.add(facets.entityType);
+    counts.platform.add(facets.platform);
+    counts.origin.add(facets.origin);
+    counts.container.add(facets.container);
+    for (const tag of facets.tags) counts.tags.add(tag);
+    for (const owner of facets.owners) counts.owners.add(owner);
   }
-  return { _entityType: types, platform: platforms, origin: origins, container: containers, tags, owners };
+  return counts;
 }
 
-function countOne(counts: Map<string, number>, value: string | null): void {
-  if (value !== null) counts.set(value, (counts.get(value) ?? 0) + 1);
+/** Few distinct values are kept in a list; past this many, in a map. */
+const LISTED_VALUES = 16;
+
+/**
+ * Counts of values. Most facet fields hold a handful of distinct values over a search's matches (a few
+ * types, platforms, environments), shared string objects from the index's pool: a short list compared by
+ * identity first is several times cheaper per match than a hash lookup; a field with many values moves to one.
+ */
+class ValueCounter {
+  readonly #values: string[] = [];
+  readonly #counts: number[] = [];
+  #map: Map<string, number> | null = null;
+
+  add(value: string | null): void {
+    if (value === null) return;
+    if (this.#map !== null) {
+      this.#map.set(value, (this.#map.get(value) ?? 0) + 1);
+      return;
+    }
+    const values = this.#values;
+    for (let i = 0; i < values.length; i++)
+      if (values[i] === value) {
+        this.#counts[i]!++;
+        return;
+      }
+    if (values.length < LISTED_VALUES) {
+      values.push(value);
+      this.#counts.push(1);
+      return;
+    }
+    this.#map = this.entries();
+    this.#map.set(value, 1);
+  }
+
+  /** Value → count. */
+  entries(): Map<string, number> {
+    return this.#map ?? new Map(this.#values.map((value, i) => [value, this.#counts[i]!]));
+  }
 }
