@@ -1,4 +1,5 @@
-// The facet value pool: one string per distinct value and one array per distinct list while some indexed entity holds it, let go after.
+// The facet value pool: one string per distinct value and one array per distinct list while some indexed
+// entity holds it, let go after.
 
 import * as assert from 'uvu/assert';
 import { test } from 'uvu';
