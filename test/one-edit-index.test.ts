@@ -63,18 +63,32 @@ test("the dictionary's two-edit lookups follow its terms as a few or many are ad
     );
   const dictionary = new TermDictionary();
   const live = new Map<string, number>();
-  // Rounds of 3 new terms are inserted into the sorted list one by one, rounds of 300 merge it anew.
-  for (const added of [300, 3, 3, 300, 3]) {
+  // Rounds of 3 new terms are inserted into the sorted list one by one, rounds of 300 merge it anew; the
+  // walk's copy of the list is kept for a few, made anew after many, or after half the terms are dropped.
+  for (const [added, dropShare] of [
+    [300, 0.1],
+    [3, 0.1],
+    [3, 0.1],
+    [300, 0.1],
+    [3, 0.5],
+    [3, 0.1],
+  ] as const) {
+    const fresh: string[] = [];
     for (let n = 0; n < added; n++) {
       const text = word(8, 13);
+      fresh.push(text);
       live.set(text, dictionary.intern(text));
     }
-    for (const [text, term] of [...live].filter(() => random() < 0.1)) {
+    for (const [text, term] of [...live].filter(() => random() < dropShare)) {
       dictionary.drop(term);
       live.delete(text);
     }
-    for (let q = 0; q < 40; q++) {
-      const query = word(10, 12);
+    // Random words, and each new term with a letter changed (which finds it, unless it was dropped).
+    const queries = [
+      ...Array.from({ length: 40 }, () => word(10, 12)),
+      ...fresh.slice(0, 40).map((text) => `x${text.slice(1)}`),
+    ];
+    for (const query of queries) {
       const near = dictionary.near(query, 2).map(([text, d]) => [text, d] as const);
       const expected = [...live.keys()]
         .map((text) => [text, distance(query, text)] as const)

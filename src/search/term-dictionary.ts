@@ -3,7 +3,7 @@
 // next new term. It knows terms only, never documents or scores.
 
 import { ONE_EDIT_WORDS, OneEditIndex, withinOneEdit } from './one-edit-index.ts';
-import { prefixLengths, termsWithinEdits } from './term-neighbours.ts';
+import { TermWalker } from './term-walker.ts';
 import { TermTable } from './term-table.ts';
 
 /** Query words whose near terms are remembered until the vocabulary changes. */
@@ -17,8 +17,7 @@ export class TermDictionary {
   #ids = new TermTable(this.#texts);
   #free: number[] = [];
   #sorted: string[] = [];
-  // prefixLengths(#sorted), made by the first walk after the list changed; null until then.
-  #shared: Uint8Array | null = null;
+  #walker = new TermWalker();
   // Terms added since the sorted list was last brought up to date; merged in by the next sorted().
   #unsorted: string[] = [];
   // Terms dropped since the sorted list was last rebuilt: it may still list them (lookups skip them).
@@ -51,6 +50,7 @@ export class TermDictionary {
     this.#texts[term] = text;
     this.#ids.add(term, text);
     this.#unsorted.push(text);
+    this.#walker.added(text);
     // Merged now and then even when nobody searches, so a stream of writes cannot grow the list unbounded.
     if (this.#unsorted.length > Math.max(1024, this.#sorted.length)) this.#rebuild();
     this.#oneEdit.add(term, text);
@@ -72,6 +72,7 @@ export class TermDictionary {
     this.#texts[term] = '';
     this.#free.push(term);
     this.#dropped++;
+    this.#walker.dropped();
   }
 
   /**
@@ -87,7 +88,6 @@ export class TermDictionary {
         if (this.#sorted[at] !== text) this.#sorted.splice(at, 0, text);
       }
       this.#unsorted = [];
-      this.#shared = null;
     }
     return this.#sorted;
   }
@@ -105,9 +105,9 @@ export class TermDictionary {
         .map((term) => [this.#texts[term]!, 1] as const)
         .sort(([a], [b]) => (a < b ? -1 : 1));
     else
-      found = [...termsWithinEdits(this.sorted(), word, edits, this.#prefixLengths())].filter(
-        ([text, distance]) => distance > 0 && this.#ids.get(text) >= 0,
-      );
+      found = [...this.#walker.within(word, edits, () => this.sorted())]
+        .filter(([text, distance]) => distance > 0 && this.#ids.get(text) >= 0)
+        .sort(([a], [b]) => (a < b ? -1 : 1));
     if (this.#near.size >= NEAR_REMEMBERED) this.#near.delete(this.#near.keys().next().value as string);
     this.#near.set(key, found);
     return found;
@@ -139,14 +139,8 @@ export class TermDictionary {
       if (this.#ids.get(text) >= 0 && merged[merged.length - 1] !== text) merged.push(text);
     }
     this.#sorted = merged;
-    this.#shared = null;
     this.#unsorted = [];
     this.#dropped = 0;
-  }
-
-  // After sorted(), so it describes the list as the walk reads it.
-  #prefixLengths(): Uint8Array {
-    return (this.#shared ??= prefixLengths(this.#sorted));
   }
 
   #lowerBound(text: string): number {

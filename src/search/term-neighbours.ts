@@ -16,39 +16,54 @@ export function fuzzyEdits(word: string): number {
   return word.length < TWO_EDITS_FROM ? 1 : 2;
 }
 
-/** Longest common prefix a prefixLengths() entry tells exactly; longer ones read as this (no walk goes as deep). */
+/** Longest common prefix a walk index tells exactly; longer ones read as this (no walk goes as deep). */
 const MAX_SHARED = 255;
 
 /**
- * For each term of `sorted`, how many leading code units it shares with the term before it (0 for the
- * first; at most 255). Computed once per sorted list, it lets a walk skip terms without reading them.
+ * A sorted term list laid out for walking: every term's code units one after another in one array, and
+ * how many leading code units each term shares with the one before it (0 for the first; at most 255).
+ * Built once per sorted list, it lets a walk read terms in memory order and skip them without reading them.
  */
-export function prefixLengths(sorted: readonly string[]): Uint8Array {
+export interface WalkIndex {
+  codes: Uint16Array;
+  /** Where each term's code units begin in `codes`; one more entry, where the last one ends. */
+  starts: Uint32Array;
+  shared: Uint8Array;
+}
+
+export function walkIndex(sorted: readonly string[]): WalkIndex {
+  const starts = new Uint32Array(sorted.length + 1);
+  for (let at = 0; at < sorted.length; at++) starts[at + 1] = starts[at]! + sorted[at]!.length;
+  const codes = new Uint16Array(starts[sorted.length]!);
   const shared = new Uint8Array(sorted.length);
-  for (let at = 1; at < sorted.length; at++) {
+  for (let at = 0; at < sorted.length; at++) {
     const term = sorted[at]!;
-    const before = sorted[at - 1]!;
-    const limit = Math.min(term.length, before.length, MAX_SHARED);
+    const start = starts[at]!;
+    for (let c = 0; c < term.length; c++) codes[start + c] = term.charCodeAt(c);
+    if (at === 0) continue;
+    const before = starts[at - 1]!;
+    const limit = Math.min(term.length, start - before, MAX_SHARED);
     let common = 0;
-    while (common < limit && term.charCodeAt(common) === before.charCodeAt(common)) common++;
+    while (common < limit && codes[start + common] === codes[before + common]) common++;
     shared[at] = common;
   }
-  return shared;
+  return { codes, starts, shared };
 }
 
 /**
  * Every term of `sorted` (in code-unit order) within `max` edits of `word` (Levenshtein: a transposition
  * is two), with its distance. The sorted list is walked as a trie: a term reuses the edit-distance rows of
  * the prefix it shares with the term visited before, and once every cell of a prefix's row exceeds `max`,
- * all terms with that prefix are skipped, so few of the terms are ever looked at. `shared` is
- * prefixLengths(sorted), which the caller keeps while the list is unchanged.
+ * all terms with that prefix are skipped, so few of the terms are ever looked at. `index` is
+ * walkIndex(sorted), which the caller keeps while the list is unchanged.
  */
 export function termsWithinEdits(
   sorted: readonly string[],
   word: string,
   max: number,
-  shared: Uint8Array = prefixLengths(sorted),
+  index: WalkIndex = walkIndex(sorted),
 ): Map<string, number> {
+  const { codes, starts, shared } = index;
   const found = new Map<string, number>();
   const width = word.length + 1;
   // rows[d] is the row for the first d letters of the current term.
@@ -56,12 +71,13 @@ export function termsWithinEdits(
   let valid = 0; // rows 1..valid hold the current prefix
   let at = 0;
   while (at < sorted.length) {
-    const term = sorted[at]!;
+    const start = starts[at]!;
+    const length = starts[at + 1]! - start;
     // What this term shares with the one visited before: every term skipped since shared more with it
     // than this one does, so it is this term's share with the term just before it.
     valid = Math.min(valid, shared[at]!);
     let pruned = -1;
-    for (let d = valid + 1; d <= term.length && d <= word.length + max; d++) {
+    for (let d = valid + 1; d <= length && d <= word.length + max; d++) {
       const above = rows[d - 1]!;
       const row = (rows[d] ??= new Uint32Array(width));
       row[0] = d;
@@ -72,7 +88,7 @@ export function termsWithinEdits(
       if (low > 1) row[low - 1] = max + 1;
       if (high < word.length) row[high + 1] = max + 1;
       let best = low === 1 ? d : max + 1;
-      const letter = term.charCodeAt(d - 1);
+      const letter = codes[start + d - 1]!;
       for (let j = low; j <= high; j++) {
         const cost = word.charCodeAt(j - 1) === letter ? 0 : 1;
         const value = Math.min(above[j]! + 1, row[j - 1]! + 1, above[j - 1]! + cost);
@@ -91,8 +107,8 @@ export function termsWithinEdits(
       while (at < sorted.length && shared[at]! >= pruned) at++;
       continue;
     }
-    if (valid === term.length && Math.abs(term.length - word.length) <= max && rows[valid]![word.length]! <= max)
-      found.set(term, rows[valid]![word.length]!);
+    if (valid === length && Math.abs(length - word.length) <= max && rows[valid]![word.length]! <= max)
+      found.set(sorted[at]!, rows[valid]![word.length]!);
     at++;
   }
   return found;
