@@ -1,5 +1,6 @@
-// What a command may touch of the process it runs in: its output streams and its environment. The
-// process adapter (cli.ts) passes the real ones; tests pass captured streams and run commands in process.
+// What a command may touch of the process it runs in: its output streams, its environment, and who is told
+// of a server left running. The process adapter (cli.ts) passes the real ones and closes that server on a
+// signal; tests pass captured streams, run commands in process and close it themselves.
 
 import type { Writable } from 'node:stream';
 
@@ -12,6 +13,13 @@ export interface CliIo {
   /** Errors, warnings and progress. */
   stderr: CliStream;
   env: NodeJS.ProcessEnv;
+  /** Told of the server `serve` leaves running, before its banner is out (a signal may follow at once). */
+  serving?: (server: Serving) => void;
+}
+
+/** What is left running after `serve` returns: the one way to stop it. */
+export interface Serving {
+  close(): Promise<void>;
 }
 
 /** A command's entry point: its arguments (the command name taken off) and its io. */

@@ -1,8 +1,9 @@
-// `minihub serve`: starts the server, prints the banner and request lines, closes on SIGINT/SIGTERM.
+// `minihub serve`: starts the server, prints the banner and request lines, and hands the running server to
+// io.serving (the process closes it on SIGINT/SIGTERM); it installs no handler of the process's itself.
 
 import type { RunningServer, ServerOptions } from '../index.ts';
 import { SERVE_HELP } from './help.ts';
-import type { CliIo, CliStream } from './io.ts';
+import type { CliIo } from './io.ts';
 import { dataDirOf, hostOf, parse, parseCorsOrigins, parseLimits, parsePort, refuseTogether } from './options.ts';
 import { describeReport, plural } from './report.ts';
 
@@ -52,8 +53,8 @@ export async function serve(args: string[], io: CliIo): Promise<number | 'runnin
   const { startServer } = await import('../index.ts');
   const started = performance.now();
   const hub = await startServer(options);
-  // Signals are handled before the banner is out: a tool that waits for the banner may stop us at once.
-  closeOnSignals(hub, io.stderr);
+  // Told before the banner is out: a tool that waits for the banner may stop us at once.
+  io.serving?.(hub);
   io.stdout.write(banner(hub, auth, values.seed ?? [], performance.now() - started));
   return 'running';
 }
@@ -103,25 +104,4 @@ function sampleQuery(hub: RunningServer): string {
 
 function shellQuote(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`;
-}
-
-function closeOnSignals(hub: RunningServer, stderr: CliStream): void {
-  let closing = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (closing) {
-      stderr.write(`minihub: ${signal} again, exiting at once\n`);
-      process.exit(1);
-    }
-    closing = true;
-    stderr.write(`minihub: ${signal}, closing\n`);
-    hub.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        stderr.write(`minihub: error while closing: ${(error as Error).message}\n`);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
 }
