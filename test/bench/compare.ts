@@ -21,6 +21,26 @@ export function cpuOf(pair: { a: Measured; b: Measured }): string {
   return `${fmt(pair.b.cpu * 100)}% / ${fmt(pair.a.cpu * 100)}%`;
 }
 
+/** Below this share of its core, the reference server was held back by the load generator or the machine. */
+export const SATURATED = 0.95;
+
+/**
+ * What a read figure's reference cell adds when the reference server was not the limit of its rounds:
+ * then its throughput is understated and the ratio flatters minihub, and the figure says so.
+ */
+export function unsaturated(reference: Measured): string {
+  return reference.cpu >= SATURATED
+    ? ''
+    : ` (reference at ${fmt(reference.cpu * 100)}% of its core, under ${fmt(SATURATED * 100)}%: the ratio flatters minihub)`;
+}
+
+/** One round as logged: throughput and the server's share of its core. */
+function roundOf(run: Measured | undefined, writes: boolean): string {
+  if (run === undefined) return '';
+  const rate = writes ? `${fmt(run.acknowledged ?? 0)} acknowledged/s` : `${fmt(run.rps)} req/s`;
+  return `${rate}, server at ${fmt(run.cpu * 100)}% of its core`;
+}
+
 export async function compare(
   loads: Loads,
   name: string,
@@ -40,9 +60,9 @@ export async function compare(
   await load(b, bodyB, { ...options, duration: loads.warmup });
   for (let round = 1; round <= loads.rounds; round++) {
     runsA.push(await load(a, bodyA, options));
-    log(`  ${name} ${aLabel} round ${round}: ${fmt(runsA.at(-1)?.rps ?? 0)} req/s`);
+    log(`  ${name} ${aLabel} round ${round}: ${roundOf(runsA.at(-1), writes)}`);
     runsB.push(await load(b, bodyB, options));
-    log(`  ${name} ${bLabel} round ${round}: ${fmt(runsB.at(-1)?.rps ?? 0)} req/s`);
+    log(`  ${name} ${bLabel} round ${round}: ${roundOf(runsB.at(-1), writes)}`);
   }
   return { a: meanOf(runsA), b: meanOf(runsB) };
 }

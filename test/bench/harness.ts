@@ -1,10 +1,12 @@
-// What every part of `npm run bench` shares: spawning and pinning servers, loading them with autocannon
-// while counting their CPU time, reading their memory, and number formatting. Measures nothing itself.
+// What every part of `npm run bench` shares: spawning and pinning servers, loading them with wrk (or
+// autocannon) while counting their CPU time, reading their memory, and number formatting. Measures nothing itself.
 
 import autocannon from 'autocannon';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+
+import { hasWrk, wrkLoad } from './wrk.ts';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -95,16 +97,46 @@ export interface LoadOptions {
   duration: number;
   /** Count whole 200 answers without errors (acknowledged writes), per second. */
   countAcknowledged?: boolean;
-  /** Sees every answer's body (e.g. to count search hits). */
+  /** Sees every answer's body (e.g. to count search hits): autocannon only, it hands answers to JavaScript. */
   onAnswer?: (status: number, body: string) => void;
+  /** Which load generator; by default wrk where it is installed and no answer is read here. */
+  generator?: Generator;
 }
 
-/** autocannon against minihub's GraphQL endpoint, each request's body from `body()`. */
+export type Generator = 'wrk' | 'autocannon';
+
+/**
+ * wrk where it is installed: on one core, autocannon held the bare server at about 80% of the other
+ * core, wrk at 95-100% (`test/bench/load-generators.ts`). autocannon stays for loads that read answers.
+ */
+export function generatorOf(options: Pick<LoadOptions, 'onAnswer' | 'generator'>): Generator {
+  return options.generator ?? (options.onAnswer === undefined && hasWrk() ? 'wrk' : 'autocannon');
+}
+
+/** A load against minihub's GraphQL endpoint, each request's body from `body()`, with the server's CPU share. */
 export async function load(target: Served, body: () => string, options: LoadOptions): Promise<Measured> {
-  let acknowledged = 0;
-  const { countAcknowledged = false, onAnswer, duration } = options;
   const cpuBefore = cpuSeconds(target.child.pid as number);
   const wallBefore = performance.now();
+  const measured =
+    generatorOf(options) === 'wrk'
+      ? await wrkLoad(`${target.url}/api/graphql`, target.token, body, {
+          connections: options.connections,
+          duration: options.duration,
+          count: options.countAcknowledged === true,
+        })
+      : await autocannonLoad(target, body, options);
+  const cpu = (cpuSeconds(target.child.pid as number) - cpuBefore) / ((performance.now() - wallBefore) / 1000);
+  const { acknowledged, ...rest } = measured;
+  return { ...rest, cpu, ...(options.countAcknowledged === true ? { acknowledged } : {}) };
+}
+
+async function autocannonLoad(
+  target: Served,
+  body: () => string,
+  options: LoadOptions,
+): Promise<Omit<Measured, 'cpu'> & { acknowledged: number }> {
+  let acknowledged = 0;
+  const { countAcknowledged = false, onAnswer, duration } = options;
   const result = await autocannon({
     url: `${target.url}/api/graphql`,
     connections: options.connections,
@@ -125,14 +157,12 @@ export async function load(target: Served, body: () => string, options: LoadOpti
       },
     ],
   });
-  const cpu = (cpuSeconds(target.child.pid as number) - cpuBefore) / ((performance.now() - wallBefore) / 1000);
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     failures: result.non2xx + result.errors + result.timeouts,
-    cpu,
-    ...(countAcknowledged ? { acknowledged: acknowledged / duration } : {}),
+    acknowledged: acknowledged / duration,
   };
 }
 

@@ -11,8 +11,8 @@ import { parseArgs } from 'node:util';
 
 import { datasetUrn, writeCatalogueFiles, writeLog } from './catalogue.ts';
 import { columnPath } from './catalogue-words.ts';
-import { compare, cpuOf, latencies } from './compare.ts';
-import { fmt, graphql, log, pin, ROOT, serve, stop, type Served } from './harness.ts';
+import { compare, cpuOf, latencies, unsaturated } from './compare.ts';
+import { fmt, generatorOf, graphql, log, pin, ROOT, serve, stop, type Served } from './harness.ts';
 import {
   SEARCH_CONNECTIONS,
   searchLoad,
@@ -103,14 +103,14 @@ async function readsAndWrites(minihub: Served, work: string): Promise<void> {
   rows.push([
     'random reads',
     `${fmt(reads.b.rps)} req/s`,
-    `${fmt(reads.a.rps)} req/s`,
+    `${fmt(reads.a.rps)} req/s${unsaturated(reads.a)}`,
     fmt(readRatio, 2),
     latencies(reads),
     cpuOf(reads),
-    '≥ 0.60, p99 ≤ 5 ms',
+    '≥ 0.70, p99 ≤ 5 ms',
   ]);
   summary.push(
-    `reads: minihub ${fmt(reads.b.rps)} req/s, bare ${fmt(reads.a.rps)} req/s, ratio ${fmt(readRatio, 2)}, p99 ${fmt(reads.b.p99, 1)} ms, failures ${reads.b.failures}`,
+    `reads: minihub ${fmt(reads.b.rps)} req/s, bare ${fmt(reads.a.rps)} req/s at ${fmt(reads.a.cpu * 100)}% of its core, ratio ${fmt(readRatio, 2)}, p99 ${fmt(reads.b.p99, 1)} ms, failures ${reads.b.failures}`,
   );
 
   const mixedBody = () => (Math.random() < 0.05 ? randomWrite() : randomRead());
@@ -119,7 +119,7 @@ async function readsAndWrites(minihub: Served, work: string): Promise<void> {
   rows.push([
     'mixed 95% reads / 5% writes',
     `${fmt(mixed.b.rps)} req/s`,
-    `${fmt(mixed.a.rps)} req/s (reads)`,
+    `${fmt(mixed.a.rps)} req/s (reads)${unsaturated(mixed.a)}`,
     fmt(mixedRatio, 2),
     latencies(mixed),
     cpuOf(mixed),
@@ -150,7 +150,7 @@ async function readsAndWrites(minihub: Served, work: string): Promise<void> {
     fmt(writeRatio, 1),
     latencies(writes),
     cpuOf(writes),
-    '≥ 10,000/s and ≥ 5x',
+    '(for scale)',
   ]);
   summary.push(
     `writes: minihub ${fmt(writes.b.acknowledged ?? 0)} acknowledged/s, one fsync per write ${fmt(writes.a.acknowledged ?? 0)}/s, ratio ${fmt(writeRatio, 1)}`,
@@ -178,7 +178,7 @@ async function readsAndWrites(minihub: Served, work: string): Promise<void> {
     fmt(floorRatio, 2),
     latencies(floor),
     cpuOf(floor),
-    '(for scale)',
+    '≥ 0.65; ≥ 10,000/s where the reference does ≥ 15,000/s',
   ]);
   summary.push(
     `writes: minihub ${fmt(floor.b.acknowledged ?? 0)} acknowledged/s, group commit without GraphQL ${fmt(floor.a.acknowledged ?? 0)}/s, ratio ${fmt(floorRatio, 2)}`,
@@ -299,6 +299,12 @@ async function main(): Promise<void> {
   printReport();
 }
 
+/** The load generator of the read and write figures, as RESULTS.md names it. */
+const GENERATOR =
+  generatorOf({}) === 'wrk'
+    ? 'wrk, one thread'
+    : 'autocannon in process (wrk is not installed: the bare server may be held back)';
+
 function printReport(): void {
   const machine = `${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown'}), Node ${process.version}`;
   const date = new Date().toISOString().slice(0, 10);
@@ -307,7 +313,7 @@ function printReport(): void {
     '|---|---|---|---|---|---|---|',
     ...rows.map((row) => `| ${row.join(' | ')} |`),
   ].join('\n');
-  const text = `# Benchmark results\n\nMeasured by \`npm run bench\` on ${date}, ${machine}; servers pinned to core 0, the load generator (autocannon, ${CONNECTIONS} connections, search ${SEARCH_CONNECTIONS}, ${DURATION} s x ${ROUNDS} rounds per side, alternating) to core 1, after a ${WARMUP} s unmeasured warm-up of each side; start-up runs alone, on every core, and its memory settles once the search index is complete (a first search answered). Search queries are words of a random bench dataset, filtered on its platform. Ratios are measured side by side in the same run. "server CPU" is the server's CPU time over the load's wall time: near 100% the server was the limit, well below it the load generator was (then the ratio flatters minihub).\n\n${table}\n`;
+  const text = `# Benchmark results\n\nMeasured by \`npm run bench\` on ${date}, ${machine}; servers pinned to core 0, the load generator (${GENERATOR}, ${CONNECTIONS} connections; search: autocannon, which reads the answers, ${SEARCH_CONNECTIONS} connections; ${DURATION} s x ${ROUNDS} rounds per side, alternating) to core 1, after a ${WARMUP} s unmeasured warm-up of each side; start-up runs alone, on every core, and its memory settles once the search index is complete (a first search answered). Search queries are words of a random bench dataset, filtered on its platform. Ratios are measured side by side in the same run. "server CPU" is the server's CPU time over the load's wall time: near 100% the server was the limit, well below it the load generator or the machine was (then the ratio flatters minihub, and a reference under 95% says so).\n\n${table}\n`;
   // A partial run never replaces the whole table.
   if (!QUICK && !ONLY_SEARCH) writeFileSync(join(ROOT, 'test/bench/RESULTS.md'), text);
   console.log(`\n${table}\n`);
