@@ -4,7 +4,8 @@
 
 import type { JsonValue } from '../aspects/json.ts';
 import { decodeUtf8, wholeLineRuns } from '../store/log-lines.ts';
-import { parseLogRecord, type AspectChange, type LogRecord } from '../store/log-record.ts';
+import { loggedValue } from '../store/column-edit.ts';
+import { parseLogRecord, type AspectChange, type LoggedChange, type LoggedRecord } from '../store/log-record.ts';
 import { isTracked, sameJson, TRACKED_ASPECTS } from './change-events.ts';
 
 // Records are written by JSON.stringify, so a change of a tracked aspect shows as exactly this text;
@@ -18,7 +19,7 @@ export interface TrackedChange extends AspectChange {
 }
 
 /** Every change a record carries: its history (written by compaction, not replayed) and then its changes. */
-export function allChanges(record: LogRecord): readonly AspectChange[] {
+export function allChanges(record: LoggedRecord): readonly LoggedChange[] {
   return record.history === undefined ? record.changes : [...record.history, ...record.changes];
 }
 
@@ -26,7 +27,7 @@ export function allChanges(record: LogRecord): readonly AspectChange[] {
  * The records of the log in `chunks` that may hold tracked changes, in log order, a chunk's worth at a
  * time (so a long log is read with turns of the event loop between chunks). A torn last line is skipped.
  */
-export async function* candidateRecords(chunks: AsyncIterable<Buffer>): AsyncGenerator<LogRecord> {
+export async function* candidateRecords(chunks: AsyncIterable<Buffer>): AsyncGenerator<LoggedRecord> {
   // A torn last line (the generator's return value) is never read.
   for await (const bytes of wholeLineRuns(chunks)) {
     // Replay read and accepted these lines when the store opened.
@@ -65,13 +66,18 @@ export class TrackedState {
     this.#fallback = fallback;
   }
 
-  /** The changes that change a tracked value, each with the value it replaces; then applies them. */
-  step(changes: readonly AspectChange[]): TrackedChange[] {
+  /**
+   * The changes that change a tracked value, each with the value it replaces (a column edit read from
+   * the log with the whole aspect it leaves); then applies them.
+   */
+  step(changes: readonly LoggedChange[]): TrackedChange[] {
     const found: TrackedChange[] = [];
-    for (const { urn, aspect, value } of changes) {
+    for (const change of changes) {
+      const { urn, aspect } = change;
       if (!isTracked(urn, aspect)) continue;
       const key = `${urn}\u0000${aspect}`;
       const before = this.#values.has(key) ? this.#values.get(key) : this.#fallback(urn, aspect);
+      const value = loggedValue(change, () => before);
       if (sameJson(before, value)) continue;
       found.push({ urn, aspect, value, before: before ?? undefined });
       this.#values.set(key, value);

@@ -3,6 +3,8 @@
 
 import { badRequest, shown } from '../errors.ts';
 import type { AspectChange, AspectReader } from '../store/catalogue.ts';
+import { ColumnEditChange } from '../store/column-edit.ts';
+import { COLUMN_EDIT_ASPECT } from '../store/log-record.ts';
 import { isJsonObject, type JsonObject } from '../aspects/json.ts';
 import { aspectObject, objects } from '../aspects/read.ts';
 import { parseUrn } from '../urn.ts';
@@ -81,7 +83,7 @@ export function updateLinkChange(reader: AspectReader, urn: string, current: Lin
 /**
  * Sets the edited description of one column in editableSchemaMetadata, keeping every other entry and
  * the entry's tags. The column must exist in the ingested schema, matched by exact fieldPath; a null
- * fieldPath (no subResource given) names no column.
+ * fieldPath (no subResource given) names no column. The log keeps only the edit (see column-edit.ts).
  */
 export function editFieldDescription(
   reader: AspectReader,
@@ -91,14 +93,7 @@ export function editFieldDescription(
 ): AspectChange {
   requireExisting(reader, urn);
   requireField(reader, urn, fieldPath);
-  const previous = aspectObject(reader, urn, 'editableSchemaMetadata') ?? {};
-  const infos = objects(previous, 'editableSchemaFieldInfo');
-  const index = infos.findIndex((info) => info.fieldPath === fieldPath);
-  const updated =
-    index === -1
-      ? [...infos, { fieldPath, description }]
-      : infos.with(index, { ...(infos[index] as JsonObject), description });
-  return { urn, aspect: 'editableSchemaMetadata', value: { ...previous, editableSchemaFieldInfo: updated } };
+  return new ColumnEditChange(urn, { fieldPath, description }, reader.aspect(urn, COLUMN_EDIT_ASPECT));
 }
 
 /**

@@ -4,7 +4,7 @@
 
 import { isAscii } from 'node:buffer';
 
-import { parseLogRecord, type LogRecord } from './log-record.ts';
+import { parseLogRecord, type LoggedRecord } from './log-record.ts';
 
 const NEWLINE = 0x0a;
 
@@ -38,7 +38,7 @@ export interface ReadRecords {
  */
 export async function readRecords(
   chunks: AsyncIterable<Buffer>,
-  onRecord: (record: LogRecord, line: string, at: number) => void,
+  onRecord: (record: LoggedRecord, line: string, at: number) => void,
 ): Promise<ReadRecords> {
   let records = 0;
   let lastSeq = 0;

@@ -1,5 +1,6 @@
 // The shape of one line of the append-only log, and its validation when read back.
 // Pure: no file access; the file log decides what to do with a line that fails here.
+// A change holds a whole value, or (a column's edited description) only the edit: see column-edit.ts.
 
 import { isJsonObject, type JsonValue } from '../aspects/json.ts';
 
@@ -24,8 +25,36 @@ export interface LogRecord {
   history?: AspectChange[];
 }
 
+export const COLUMN_EDIT_ASPECT = 'editableSchemaMetadata';
+
+/** What the log keeps of a column's edited description. */
+export interface ColumnEdit {
+  fieldPath: string;
+  description: string;
+}
+
+/** A column edit as a log line holds it: no value, the edit in its place, applied to the aspect before it. */
+export interface LoggedColumnEdit {
+  urn: string;
+  aspect: typeof COLUMN_EDIT_ASPECT;
+  columnEdit: ColumnEdit;
+}
+
+/** A change as read back from the log: a whole value, or a column edit. */
+export type LoggedChange = AspectChange | LoggedColumnEdit;
+
+/** A record as read back from the log (a record written from memory is one too). */
+export interface LoggedRecord extends Omit<LogRecord, 'changes'> {
+  changes: LoggedChange[];
+}
+
+/** Whether a change read from the log is a column edit rather than a whole value. */
+export function isColumnEdit(change: LoggedChange): change is LoggedColumnEdit {
+  return 'columnEdit' in change;
+}
+
 /** Parses one log line; returns the record or a sentence saying what is wrong with it. */
-export function parseLogRecord(line: string): LogRecord | string {
+export function parseLogRecord(line: string): LoggedRecord | string {
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -46,11 +75,24 @@ export function parseLogRecord(line: string): LogRecord | string {
     const badHistory = badChange(history, 'history');
     if (badHistory !== null) return badHistory;
   }
-  return value as unknown as LogRecord;
+  return value as unknown as LoggedRecord;
 }
 
 function badChange(changes: unknown[], field: string): string | null {
   for (const [index, change] of changes.entries()) {
+    // Only the changes a commit makes hold an edit; compaction's history-only records hold values.
+    if (field === 'changes' && isJsonObject(change) && typeof change.urn === 'string' && 'columnEdit' in change) {
+      const edit = change.columnEdit;
+      if (
+        change.aspect === COLUMN_EDIT_ASPECT &&
+        !('value' in change) &&
+        isJsonObject(edit) &&
+        typeof edit.fieldPath === 'string' &&
+        typeof edit.description === 'string'
+      )
+        continue;
+      return `expected ${field}[${index}] to be {urn, aspect: "${COLUMN_EDIT_ASPECT}", columnEdit: {fieldPath, description}}`;
+    }
     if (
       !isJsonObject(change) ||
       typeof change.urn !== 'string' ||

@@ -2,9 +2,12 @@
 // This is the one-thread replay; fast-start/ gives the same answer faster for large logs. It reads the
 // log and never writes it: cutting a torn tail is the store's next step.
 
+import type { JsonValue } from '../aspects/json.ts';
 import type { StoredValue } from './catalogue.ts';
+import { loggedValue } from './column-edit.ts';
 import type { LogFileSystem } from './log-fs.ts';
 import { readRecords, type ReadRecords } from './log-lines.ts';
+import type { LoggedChange } from './log-record.ts';
 
 /** Logs at least this big are replayed on two threads (see fast-start/); below it a worker's start costs more than it saves. */
 export const PARALLEL_REPLAY_MIN_BYTES = 32 * 1024 * 1024;
@@ -12,6 +15,18 @@ export const PARALLEL_REPLAY_MIN_BYTES = 32 * 1024 * 1024;
 /** Where replayed changes go: the catalogue. */
 export interface ReplaySink {
   restore(urn: string, aspect: string, value: StoredValue): void;
+  /** The aspect as replayed so far: what a column edit read back from the log applies to. */
+  aspect(urn: string, name: string): JsonValue | undefined;
+}
+
+/** Applies one change read back from the log: a whole value as it is, a column edit onto the aspect replayed so far. */
+export function restoreChange(sink: ReplaySink, change: LoggedChange): void {
+  const { urn, aspect } = change;
+  sink.restore(
+    urn,
+    aspect,
+    loggedValue(change, () => sink.aspect(urn, aspect)),
+  );
 }
 
 export interface Replayed extends ReadRecords {
@@ -27,7 +42,7 @@ export type Replay = (path: string, fs: LogFileSystem, sink: ReplaySink) => Prom
 
 export const replayOnOneThread: Replay = async (path, fs, sink) => {
   const read = await readRecords(fs.readChunks(path), ({ changes }) => {
-    for (const { urn, aspect, value } of changes) sink.restore(urn, aspect, value);
+    for (const change of changes) restoreChange(sink, change);
   });
   return { ...read, inWorker: false };
 };

@@ -3,8 +3,8 @@
 
 import { LazyValue, type StoredValue } from '../catalogue.ts';
 import type { JsonValue } from '../../aspects/json.ts';
-import { parseLogRecord, type LogRecord } from '../log-record.ts';
-import type { ReplaySink } from '../replay.ts';
+import { isColumnEdit, parseLogRecord, type LoggedRecord } from '../log-record.ts';
+import { restoreChange, type ReplaySink } from '../replay.ts';
 
 /**
  * Lines at least this long keep their values as text until first read. Replay has parsed (and so
@@ -32,8 +32,9 @@ export class ReplayedLine {
   value(index: number): JsonValue {
     if (this.#values === null) {
       // Replay parsed and checked this line already, so this cannot fail.
-      const record = parseLogRecord(this.#text as string) as LogRecord;
-      this.#values = record.changes.map(({ value }) => value);
+      const record = parseLogRecord(this.#text as string) as LoggedRecord;
+      // A column edit is never deferred (it needs the aspect before it at once): it has no value here.
+      this.#values = record.changes.map((change) => (isColumnEdit(change) ? undefined : change.value));
       this.#text = null;
     }
     const value = this.#values[index] as JsonValue;
@@ -71,15 +72,16 @@ export function detached(text: string): string {
  * What replay on this thread does with each record: a short line's values go to `sink` as parsed; a
  * long line's as DeferredValues over its text.
  */
-export function deferLongLines(sink: ReplaySink): (record: LogRecord, line: string) => void {
+export function deferLongLines(sink: ReplaySink): (record: LoggedRecord, line: string) => void {
   return ({ changes }, line) => {
     if (line.length < DEFERRED_LINE_CHARS) {
-      for (const { urn, aspect, value } of changes) sink.restore(urn, aspect, value);
+      for (const change of changes) restoreChange(sink, change);
       return;
     }
     const replayed = new ReplayedLine(detached(line), changes.length);
-    changes.forEach(({ urn, aspect, value }, index) =>
-      sink.restore(urn, aspect, value === null ? null : (new DeferredValue(replayed, index) satisfies StoredValue)),
-    );
+    changes.forEach((change, index) => {
+      if (isColumnEdit(change) || change.value === null) restoreChange(sink, change);
+      else sink.restore(change.urn, change.aspect, new DeferredValue(replayed, index) satisfies StoredValue);
+    });
   };
 }

@@ -10,7 +10,8 @@ import { Worker } from 'node:worker_threads';
 
 import type { LogFileSystem } from '../log-fs.ts';
 import { BadLine, decodeUtf8, readRecords, type ReadRecords } from '../log-lines.ts';
-import type { Replay, Replayed, ReplaySink } from '../replay.ts';
+import { COLUMN_EDIT_ASPECT } from '../log-record.ts';
+import { restoreChange, type Replay, type Replayed, type ReplaySink } from '../replay.ts';
 import { deferLongLines } from './lazy-lines.ts';
 import { forEachPlannedChange, type ReplayPlan } from './replay-plan.ts';
 
@@ -83,9 +84,10 @@ export function parallelReplay({ fromBytes, warn, start = startWorker }: Paralle
       }
     }
     if (answer.kind === 'bad') throw new BadLine(head.lines + answer.line, answer.problem);
-    forEachPlannedChange(answer.plan, readLines(path, answer.plan.lines), (urn, aspect, value) =>
-      sink.restore(urn, aspect, value),
-    );
+    forEachPlannedChange(answer.plan, readLines(path, answer.plan.lines), (urn, aspect, value, edit) => {
+      if (edit === null) sink.restore(urn, aspect, value);
+      else restoreChange(sink, { urn, aspect: COLUMN_EDIT_ASPECT, columnEdit: edit });
+    });
     // Structured clone hands the tail over as a plain Uint8Array.
     const { tail } = answer.read;
     return joined(

@@ -1,17 +1,22 @@
 // A run of log records condensed for a cheap hand-over between threads: every change's entity and aspect
-// in order, a value only where no later change replaces it, long lines by their place in the file.
+// in order, a value only where no later change replaces it, long lines by their place in the file, and
+// column edits whose aspect before is not in the run as edits, applied by the catalogue's side.
 // Pure data and its two ends (built in the replay worker, read by the catalogue); no threads, no files.
 
 import type { StoredValue } from '../catalogue.ts';
 import type { JsonValue } from '../../aspects/json.ts';
-import type { AspectChange } from '../log-record.ts';
+import { withColumnDescription } from '../column-edit.ts';
+import { isColumnEdit, type ColumnEdit, type LoggedChange } from '../log-record.ts';
 import { DEFERRED_LINE_CHARS, DeferredValue, ReplayedLine } from './lazy-lines.ts';
 
 /** Strings, numbers and plain values only: what structured clone copies fast. */
 export interface ReplayPlan {
   urns: string[];
   aspects: string[];
-  /** OP_WIDTH numbers per change, in log order: urn index, aspect index, value slot, index in its line. */
+  /**
+   * OP_WIDTH numbers per change, in log order: urn index, aspect index, value slot, index in its line
+   * (AN_EDIT: the slot's value is a ColumnEdit, to apply to the aspect as replayed before it).
+   */
   ops: Int32Array<ArrayBuffer>;
   values: JsonValue[];
   /** Each long line (see DEFERRED_LINE_CHARS) that still holds a value: its first byte in the file, its length in bytes, its change count. */
@@ -24,6 +29,8 @@ const OP_WIDTH = 4;
 const REPLACED = -1;
 const REMOVED = -2;
 const FIRST_LINE = -3;
+// In the fourth field: the change is a column edit.
+const AN_EDIT = -1;
 
 /**
  * What a change replaced later in the same plan is applied as, so entities and aspects keep the order
@@ -45,6 +52,15 @@ class PendingLine {
   }
 }
 
+/** A column edit whose aspect before is not in the plan (or is still text): the catalogue's side applies it. */
+class PendingEdit {
+  readonly edit: ColumnEdit;
+
+  constructor(edit: ColumnEdit) {
+    this.edit = edit;
+  }
+}
+
 /** Collects records in log order and condenses them into a ReplayPlan. */
 export class PlanBuilder {
   // Where in the file the records handed to add() start: their line positions count from there.
@@ -56,7 +72,7 @@ export class PlanBuilder {
   readonly #ops: number[] = [];
   // Per change, its value while it is still the latest for its urn and aspect; undefined once
   // replaced (so the value can be collected at once) and for removals.
-  readonly #pending: (JsonValue | PendingLine | undefined)[] = [];
+  readonly #pending: (JsonValue | PendingLine | PendingEdit | undefined)[] = [];
   // By urn index, then aspect index: the number of the latest change (arrays: one string lookup per change).
   readonly #latest: number[][] = [];
 
@@ -65,20 +81,34 @@ export class PlanBuilder {
   }
 
   /** Adds one record's changes; `line` is its text and `at` its first byte, counted from the base. */
-  add(changes: readonly AspectChange[], line: string, at: number): void {
+  add(changes: readonly LoggedChange[], line: string, at: number): void {
     const long =
       line.length >= DEFERRED_LINE_CHARS
         ? new PendingLine(this.#base + at, Buffer.byteLength(line), changes.length)
         : null;
     for (let index = 0; index < changes.length; index++) {
-      const { urn, aspect, value } = changes[index] as AspectChange;
+      const change = changes[index] as LoggedChange;
       const op = this.#pending.length;
-      const urnIndex = intern(urn, this.#urns, this.#urnIndex);
-      const aspectIndex = intern(aspect, this.#aspects, this.#aspectIndex);
-      this.#ops.push(urnIndex, aspectIndex, value === null ? REMOVED : REPLACED, index);
-      this.#pending.push(value === null ? undefined : (long ?? value));
+      const urnIndex = intern(change.urn, this.#urns, this.#urnIndex);
+      const aspectIndex = intern(change.aspect, this.#aspects, this.#aspectIndex);
       const latest = (this.#latest[urnIndex] ??= []);
       const previous = latest[aspectIndex];
+      let value: JsonValue;
+      if (isColumnEdit(change)) {
+        const before = previous === undefined ? undefined : this.#pending[previous];
+        if (previous === undefined || before instanceof PendingLine || before instanceof PendingEdit) {
+          // The aspect before is in the other half, still text, or itself an edit: applied after what
+          // precedes it, which stays in the plan however it is marked (nothing here replaces it).
+          this.#ops.push(urnIndex, aspectIndex, REPLACED, AN_EDIT);
+          this.#pending.push(new PendingEdit(change.columnEdit));
+          latest[aspectIndex] = op;
+          continue;
+        }
+        // The latest change is in this plan: undefined there is a removal (a replaced one is never the latest).
+        value = withColumnDescription(before ?? null, change.columnEdit);
+      } else value = change.value;
+      this.#ops.push(urnIndex, aspectIndex, value === null ? REMOVED : REPLACED, index);
+      this.#pending.push(value === null ? undefined : isColumnEdit(change) ? value : (long ?? value));
       if (previous !== undefined) this.#pending[previous] = undefined;
       latest[aspectIndex] = op;
     }
@@ -91,7 +121,10 @@ export class PlanBuilder {
     for (let op = 0; op < this.#pending.length; op++) {
       const pending = this.#pending[op];
       if (pending === undefined) continue;
-      if (pending instanceof PendingLine) {
+      if (pending instanceof PendingEdit) {
+        ops[op * OP_WIDTH + 2] = values.length;
+        values.push({ fieldPath: pending.edit.fieldPath, description: pending.edit.description });
+      } else if (pending instanceof PendingLine) {
         // Slots of lines are negative: 0 means this line has none yet.
         if (pending.slot === 0) {
           pending.slot = FIRST_LINE - lines.length;
@@ -109,23 +142,30 @@ export class PlanBuilder {
 
 /**
  * Calls `visit` for every change of `plan` in log order: null for a removal, REPLACED_LATER for a value
- * overwritten later in the plan. `lineTexts` holds the text of each of `plan.lines`, read back from the file.
+ * overwritten later in the plan, and `edit` for a column edit to apply to the aspect as it stands (its
+ * value then REPLACED_LATER, unused). `lineTexts` holds the text of each of `plan.lines`, read back from the file.
  */
 export function forEachPlannedChange(
   plan: ReplayPlan,
   lineTexts: readonly string[],
-  visit: (urn: string, aspect: string, value: StoredValue) => void,
+  visit: (urn: string, aspect: string, value: StoredValue, edit: ColumnEdit | null) => void,
 ): void {
   const lines = plan.lines.map((line, n) => new ReplayedLine(lineTexts[n] as string, line.changes));
   const { ops, urns, aspects, values } = plan;
   for (let at = 0; at < ops.length; at += OP_WIDTH) {
     const slot = ops[at + 2] as number;
+    const urn = urns[ops[at] as number] as string;
+    const aspect = aspects[ops[at + 1] as number] as string;
+    if (ops[at + 3] === AN_EDIT && slot >= 0) {
+      visit(urn, aspect, REPLACED_LATER, values[slot] as unknown as ColumnEdit);
+      continue;
+    }
     let value: StoredValue;
     if (slot >= 0) value = values[slot] as JsonValue;
     else if (slot === REPLACED) value = REPLACED_LATER;
     else if (slot === REMOVED) value = null;
     else value = new DeferredValue(lines[FIRST_LINE - slot] as ReplayedLine, ops[at + 3] as number);
-    visit(urns[ops[at] as number] as string, aspects[ops[at + 1] as number] as string, value);
+    visit(urn, aspect, value, null);
   }
 }
 
