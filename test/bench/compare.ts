@@ -25,13 +25,15 @@ export function cpuOf(pair: { a: Measured; b: Measured }): string {
 export const SATURATED = 0.95;
 
 /**
- * What a read figure's reference cell adds when the reference server was not the limit of its rounds:
- * then its throughput is understated and the ratio flatters minihub, and the figure says so.
+ * A read figure's reference cell, `notes` in parentheses, and a note when the reference server was not
+ * the limit of its rounds: then its throughput is understated and the ratio flatters minihub, and the figure says so.
  */
-export function unsaturated(reference: Measured): string {
-  return reference.cpu >= SATURATED
-    ? ''
-    : ` (reference at ${fmt(reference.cpu * 100)}% of its core, under ${fmt(SATURATED * 100)}%: the ratio flatters minihub)`;
+export function referenceCell(reference: Measured, ...notes: string[]): string {
+  if (reference.cpu < SATURATED)
+    notes.push(
+      `reference at ${fmt(reference.cpu * 100)}% of its core, under ${fmt(SATURATED * 100)}%: the ratio flatters minihub`,
+    );
+  return `${fmt(reference.rps)} req/s${notes.length === 0 ? '' : ` (${notes.join('; ')})`}`;
 }
 
 /** One round as logged: throughput and the server's share of its core. */

@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 
 import { datasetUrn, writeCatalogueFiles, writeLog } from './catalogue.ts';
 import { columnPath } from './catalogue-words.ts';
-import { compare, cpuOf, latencies, unsaturated } from './compare.ts';
+import { compare, cpuOf, latencies, referenceCell } from './compare.ts';
 import { fmt, generatorOf, graphql, log, pin, ROOT, serve, stop, type Served } from './harness.ts';
 import {
   SEARCH_CONNECTIONS,
@@ -103,7 +103,7 @@ async function readsAndWrites(minihub: Served, work: string): Promise<void> {
   rows.push([
     'random reads',
     `${fmt(reads.b.rps)} req/s`,
-    `${fmt(reads.a.rps)} req/s${unsaturated(reads.a)}`,
+    referenceCell(reads.a),
     fmt(readRatio, 2),
     latencies(reads),
     cpuOf(reads),
@@ -119,7 +119,7 @@ async function readsAndWrites(minihub: Served, work: string): Promise<void> {
   rows.push([
     'mixed 95% reads / 5% writes',
     `${fmt(mixed.b.rps)} req/s`,
-    `${fmt(mixed.a.rps)} req/s (reads)${unsaturated(mixed.a)}`,
+    referenceCell(mixed.a, 'reads'),
     fmt(mixedRatio, 2),
     latencies(mixed),
     cpuOf(mixed),

@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { datasetUrn, writeCatalogueFiles } from './catalogue.ts';
 import { columnPath } from './catalogue-words.ts';
 import { cpuSeconds, fmt, load, log, pin, ROOT, serve, stop, type Served } from './harness.ts';
+import { waitForIndex } from './search-bench.ts';
 
 const { values } = parseArgs({
   options: {
@@ -62,6 +63,8 @@ try {
     cpSync(data, dir, { recursive: true });
     const server = await serve([join(root, 'src/cli.ts'), 'serve', '--port', '0', '--data', dir, '--quiet'], profile);
     sides.push({ name, server, runs: [] });
+    // As the bench: the search index, built after start, is complete before anything is measured.
+    await waitForIndex(server);
   };
   const response = join(work, 'response.json');
   writeFileSync(response, '{}');
