@@ -1,8 +1,9 @@
-// Short A/B runs of durable writes, 32 writers: minihub of this checkout, optionally minihub of another
-// checkout (`--base DIR`), and the group-commit reference without GraphQL (baselines.ts), alternating,
-// each on a data directory of its own. Prints writes/s, the server's CPU µs per acknowledged write and
-// the ratio to the reference. Not part of `npm run bench`; for measuring changes to the write path.
-// Usage: tsx test/bench/writes-ab.ts [--base DIR] [--datasets 10000] [--duration 5] [--rounds 3] [--cpu-prof DIR]
+// Short A/B runs of the bench's durable writes (32 writers; the reference: group commit without GraphQL)
+// or random reads (`--reads`; the reference: the bare server with minihub's answer bytes): minihub of this
+// checkout, optionally minihub of another checkout (`--base DIR`), and the reference (baselines.ts),
+// alternating, each minihub on a data directory of its own. Prints throughput, the server's CPU µs per
+// answer and the ratio to the reference. Not part of `npm run bench`; for measuring changes.
+// Usage: tsx test/bench/ab.ts [--reads] [--base DIR] [--datasets 10000] [--duration 5] [--rounds 3] [--cpu-prof DIR]
 
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,11 +24,19 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '32' },
     'cpu-prof': { type: 'string' },
+    reads: { type: 'boolean', default: false },
   },
 });
+const READS = values.reads === true;
 const DATASETS = Number(values.datasets);
 const COLUMNS = 20;
 const WRITE = 'mutation updateDescription($input: DescriptionUpdateInput!) { updateDescription(input: $input) }';
+const READ =
+  'query getDataset($urn: String!) { dataset(urn: $urn) { urn properties { description } schemaMetadata { fields { fieldPath description } } } }';
+
+function randomRead(): string {
+  return JSON.stringify({ query: READ, variables: { urn: datasetUrn(Math.floor(Math.random() * DATASETS)) } });
+}
 
 let count = 0;
 function randomWrite(): string {
@@ -44,11 +53,12 @@ function randomWrite(): string {
 interface Side {
   name: string;
   server: Served;
-  runs: { acknowledged: number; us: number; p99: number }[];
+  /** Answers (acknowledged writes, or reads) per second, the server's CPU µs per answer, the p99 in ms. */
+  runs: { rate: number; us: number; p99: number }[];
 }
 
 pin(process.pid, 1);
-const work = mkdtempSync(join(tmpdir(), 'minihub-writes-'));
+const work = mkdtempSync(join(tmpdir(), 'minihub-ab-'));
 const sides: Side[] = [];
 try {
   const files = await writeCatalogueFiles(work, DATASETS, COLUMNS);
@@ -66,39 +76,51 @@ try {
     // As the bench: the search index, built after start, is complete before anything is measured.
     await waitForIndex(server);
   };
-  const response = join(work, 'response.json');
-  writeFileSync(response, '{}');
-  const group = await serve(['test/bench/baselines.ts', 'group', response, join(work, 'group.log')]);
-  sides.push({ name: 'group commit, no GraphQL', server: group, runs: [] });
   await minihub('minihub', ROOT);
   if (values.base !== undefined) await minihub('minihub (base)', values.base);
+  // The bare server answers exactly the bytes minihub answers for one dataset.
+  const response = join(work, 'response.json');
+  const sample = await fetch(`${sides[0]?.server.url}/api/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${sides[0]?.server.token}` },
+    body: JSON.stringify({ query: READ, variables: { urn: datasetUrn(42) } }),
+  });
+  writeFileSync(response, Buffer.from(await sample.arrayBuffer()));
+  const reference = READS
+    ? { name: 'bare', server: await serve(['test/bench/baselines.ts', 'bare', response]), runs: [] }
+    : {
+        name: 'group commit, no GraphQL',
+        server: await serve(['test/bench/baselines.ts', 'group', response, join(work, 'group.log')]),
+        runs: [],
+      };
+  sides.unshift(reference);
 
-  const options = { connections: Number(values.connections), countAcknowledged: true };
-  for (const side of sides) await load(side.server, randomWrite, { ...options, duration: 3 });
+  const body = READS ? randomRead : randomWrite;
+  const options = { connections: Number(values.connections), countAcknowledged: !READS };
+  for (const side of sides) await load(side.server, body, { ...options, duration: 3 });
   for (let round = 1; round <= Number(values.rounds); round++) {
     for (const side of sides) {
       const pid = side.server.child.pid as number;
       const before = cpuSeconds(pid);
-      const run = await load(side.server, randomWrite, { ...options, duration: Number(values.duration) });
-      const acknowledged = run.acknowledged ?? 0;
-      const us = ((cpuSeconds(pid) - before) * 1e6) / (acknowledged * Number(values.duration));
-      side.runs.push({ acknowledged, us, p99: run.p99 });
+      const run = await load(side.server, body, { ...options, duration: Number(values.duration) });
+      const rate = READS ? run.rps : (run.acknowledged ?? 0);
+      const us = ((cpuSeconds(pid) - before) * 1e6) / (rate * Number(values.duration));
+      side.runs.push({ rate, us, p99: run.p99 });
       log(
-        `  ${side.name} round ${round}: ${fmt(acknowledged)}/s, ${fmt(us, 1)} µs CPU per write, ` +
+        `  ${side.name} round ${round}: ${fmt(rate)}/s, ${fmt(us, 1)} µs CPU per answer, ` +
           `server at ${fmt(run.cpu * 100)}% of its core, p99 ${fmt(run.p99, 1)} ms, ${run.failures} failed`,
       );
     }
   }
-  const reference = sides[0] as Side;
   const mean = (side: Side, pick: (run: Side['runs'][number]) => number) =>
     side.runs.reduce((sum, run) => sum + pick(run), 0) / side.runs.length;
   for (const side of sides) {
-    const ratio = mean(side, (run) => run.acknowledged) / mean(reference, (run) => run.acknowledged);
+    const ratio = mean(side, (run) => run.rate) / mean(reference, (run) => run.rate);
     console.log(
-      `${side.name}: ${fmt(mean(side, (run) => run.acknowledged))}/s, ${fmt(
+      `${side.name}: ${fmt(mean(side, (run) => run.rate))}/s, ${fmt(
         mean(side, (run) => run.us),
         1,
-      )} µs CPU per write, ` + `ratio to the reference ${fmt(ratio, 2)}`,
+      )} µs CPU ` + `per answer, ratio to the reference ${fmt(ratio, 2)}`,
     );
   }
 } finally {
