@@ -7,7 +7,9 @@ import * as assert from 'uvu/assert';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import type { JsonObject } from '../src/aspects/json.ts';
 import { Catalogue } from '../src/store/catalogue.ts';
+import { withColumnDescription } from '../src/store/column-edit.ts';
 import { DEFERRED_LINE_CHARS } from '../src/store/fast-start/lazy-lines.ts';
 import { parseLogRecord } from '../src/store/log-record.ts';
 import { nodeLogFileSystem } from '../src/store/node-log-fs.ts';
@@ -140,6 +142,36 @@ logged('a column edit line is refused unless it is exactly an edit of editableSc
   }
   // Compaction's history-only records hold whole values, never edits.
   assert.type(parseLogRecord(line({ urn, aspect: SCHEMA, columnEdit: edit }, 'history')), 'string');
+});
+
+logged('an edit sets the first entry of its column, keeps the rest, and adds an entry for a new column', () => {
+  const before: JsonObject = {
+    created: { time: 1 },
+    editableSchemaFieldInfo: [
+      'not an entry',
+      { fieldPath: 'a', globalTags: { tags: [] } },
+      { fieldPath: 'a' },
+      { fieldPath: 'b' },
+    ],
+  };
+  assert.equal(withColumnDescription(before, { fieldPath: 'a', description: 'd' }), {
+    created: { time: 1 },
+    editableSchemaFieldInfo: [
+      { fieldPath: 'a', globalTags: { tags: [] }, description: 'd' },
+      { fieldPath: 'a' },
+      { fieldPath: 'b' },
+    ],
+  });
+  assert.equal(withColumnDescription(before, { fieldPath: 'c', description: 'e' }).editableSchemaFieldInfo, [
+    { fieldPath: 'a', globalTags: { tags: [] } },
+    { fieldPath: 'a' },
+    { fieldPath: 'b' },
+    { fieldPath: 'c', description: 'e' },
+  ]);
+  assert.equal(withColumnDescription(null, { fieldPath: 'a', description: 'd' }), {
+    editableSchemaFieldInfo: [{ fieldPath: 'a', description: 'd' }],
+  });
+  assert.is((before.editableSchemaFieldInfo as unknown[]).length, 4, 'the aspect before is not changed');
 });
 
 /** A deterministic pseudo-random sequence (mulberry32). */

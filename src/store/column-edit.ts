@@ -23,12 +23,18 @@ export function withColumnDescription(
 ): JsonObject {
   const previous = isJsonObject(before) ? before : {};
   const list = previous.editableSchemaFieldInfo;
-  const infos = Array.isArray(list) ? list.filter(isJsonObject) : [];
-  const index = infos.findIndex((info) => info.fieldPath === fieldPath);
-  const updated =
-    index === -1
-      ? [...infos, { fieldPath, description }]
-      : infos.with(index, { ...(infos[index] as JsonObject), description });
+  // One pass over the entries (each a cache miss on a large catalogue): entries that are not objects are
+  // dropped, the first of the column's gets the description.
+  const updated: JsonObject[] = [];
+  let found = false;
+  for (const info of Array.isArray(list) ? list : []) {
+    if (!isJsonObject(info)) continue;
+    if (!found && info.fieldPath === fieldPath) {
+      updated.push({ ...info, description });
+      found = true;
+    } else updated.push(info);
+  }
+  if (!found) updated.push({ fieldPath, description });
   return { ...previous, editableSchemaFieldInfo: updated };
 }
 
