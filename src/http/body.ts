@@ -17,38 +17,36 @@ export function bufferedBody(bytes: Uint8Array): (limit: number) => Promise<Uint
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLarge(limit));
+  // The listeners are unnamed and stay on the request, doing nothing once it is settled (what a lingering
+  // close reads is dropped): under tsx every named closure made per request costs a defineProperty.
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const onData = (chunk: Buffer) => {
+    let settled = false;
+    req.on('data', (chunk: Buffer) => {
+      if (settled) return;
       size += chunk.length;
       if (size > limit) {
-        cleanup();
+        settled = true;
         req.pause();
         reject(tooLarge(limit));
         return;
       }
       chunks.push(chunk);
-    };
-    const onEnd = () => {
-      cleanup();
+    });
+    req.on('end', () => {
+      if (settled) return;
+      settled = true;
       resolve(Buffer.concat(chunks, size));
-    };
-    const onError = (error: NodeJS.ErrnoException) => {
-      cleanup();
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (settled) return;
+      settled = true;
       // A client that leaves mid-body (or is timed out) is no server fault: answer it, rather than log a bug.
       reject(
         error.code === 'ECONNRESET' ? new HttpError(400, 'the connection closed before the whole body arrived') : error,
       );
-    };
-    const cleanup = () => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
+    });
   });
 }
 
