@@ -87,10 +87,10 @@ try {
   });
   writeFileSync(response, Buffer.from(await sample.arrayBuffer()));
   const reference = READS
-    ? { name: 'bare', server: await serve(['test/bench/baselines.ts', 'bare', response]), runs: [] }
+    ? { name: 'bare', server: await serve(['test/bench/baselines.ts', 'bare', response], profile), runs: [] }
     : {
         name: 'group commit, no GraphQL',
-        server: await serve(['test/bench/baselines.ts', 'group', response, join(work, 'group.log')]),
+        server: await serve(['test/bench/baselines.ts', 'group', response, join(work, 'group.log')], profile),
         runs: [],
       };
   sides.unshift(reference);

@@ -1,7 +1,8 @@
 // CPU per durable write of minihub's own path, without sockets: the real GraphQL handler in process
 // (routes, response cache, execution, resolvers, the store with its fdatasync), 32 writers at a time, on a
-// data directory of bench datasets. Prints CPU µs per acknowledged write of each round; for A/B runs of
-// the write path (run it from each checkout). Not part of `npm run bench`.
+// data directory of bench datasets. Prints CPU µs and log bytes per acknowledged write of each round (a
+// compaction during a round shows in both); for A/B runs of the write path (run it from each checkout).
+// Not part of `npm run bench`.
 // Usage: tsx test/bench/write-path.ts [--datasets 2000] [--writes 20000] [--rounds 3]
 
 import { execFileSync } from 'node:child_process';
@@ -78,6 +79,7 @@ try {
   const perWriter = Math.ceil(Number(values.writes) / WRITERS);
   await Promise.all(Array.from({ length: WRITERS }, () => writer(Math.ceil(perWriter / 4)))); // warm-up
   for (let round = 1; round <= Number(values.rounds); round++) {
+    const bytes = store.logBytes;
     const cpu = process.cpuUsage();
     const started = performance.now();
     await Promise.all(Array.from({ length: WRITERS }, () => writer(perWriter)));
@@ -86,7 +88,8 @@ try {
     const seconds = (performance.now() - started) / 1000;
     console.log(
       `round ${round}: ${fmt((used.user + used.system) / writes, 1)} µs CPU per write ` +
-        `(user ${fmt(used.user / writes, 1)}), ${fmt(writes / seconds)} writes/s, ${failed} failed`,
+        `(user ${fmt(used.user / writes, 1)}), ${fmt(writes / seconds)} writes/s, ` +
+        `${fmt((store.logBytes - bytes) / writes)} log bytes per write, ${failed} failed`,
     );
   }
   await store.close();
