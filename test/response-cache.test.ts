@@ -5,6 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
+import { Lru } from '../src/graphql/lru.ts';
 import { RecordingReader, ResponseCache, snapshot } from '../src/graphql/response-cache.ts';
 import type { QueryContext } from '../src/resolvers/context.ts';
 import { Catalogue } from '../src/store/catalogue.ts';
@@ -116,6 +117,40 @@ unit('keeps an entry read once the cache is past half full, and evicts its unrea
     cache.getAnswer('a', 'POST', 'body 1', catalogue),
     undefined,
     'the one inserted after it, never read, went',
+  );
+});
+
+unit('gives an entry read once one second chance, not more, and holds both bounds', () => {
+  const lru = new Lru<string, number>({ maxEntries: 3, maxWeight: 100 }, () => 1);
+  for (const key of ['a', 'b', 'c']) lru.set(key, 1);
+  assert.is(lru.get('a'), 1);
+  lru.set('d', 1);
+  assert.equal(
+    ['a', 'b', 'c', 'd'].map((key) => lru.get(key) !== undefined),
+    [true, false, true, true],
+    'b went, not a',
+  );
+  // Every entry left is marked now, c first: one sweep unmarks them, and c goes, not the entry just stored.
+  lru.set('e', 1);
+  assert.equal(
+    ['a', 'c', 'd', 'e'].map((key) => lru.get(key) !== undefined),
+    [true, false, true, true],
+  );
+  lru.set('f', 1);
+  lru.set('g', 1);
+  assert.equal(
+    ['a', 'd', 'e', 'f', 'g'].map((key) => lru.get(key) !== undefined),
+    [false, false, true, true, true],
+    'read once more, a and d each had one more chance only',
+  );
+  const heavy = new Lru<string, number>({ maxWeight: 10 }, (_key, value) => value);
+  heavy.set('x', 6);
+  heavy.get('x');
+  heavy.set('y', 6);
+  assert.equal(
+    [heavy.get('x'), heavy.get('y')],
+    [undefined, 6],
+    'past the weight, the read entry goes after its chance',
   );
 });
 

@@ -1,12 +1,19 @@
-// A least-recently-used map bounded by entry count and by a total weight the caller defines (bytes,
-// characters). The one eviction mechanism behind the document cache and the response cache. Reads
-// refresh recency only past half the bounds, so a cache that never fills pays nothing for it.
+// A map bounded by entry count and by a total weight the caller defines (bytes, characters), evicting
+// about the least recently used first: the one eviction mechanism behind the document cache and the
+// response cache. A read only marks its entry; eviction gives a marked entry a second chance (CLOCK).
+
+interface Slot<V> {
+  value: V;
+  /** Read since it was stored or last given its second chance. */
+  read: boolean;
+}
 
 export class Lru<K, V> {
   readonly #maxEntries: number;
   readonly #maxWeight: number;
   readonly #weigh: (key: K, value: V) => number;
-  readonly #entries = new Map<K, V>();
+  // Insertion order is the eviction order: the oldest entry first.
+  readonly #entries = new Map<K, Slot<V>>();
   #weight = 0;
 
   constructor(limits: { maxEntries?: number; maxWeight: number }, weigh: (key: K, value: V) => number) {
@@ -15,35 +22,42 @@ export class Lru<K, V> {
     this.#weigh = weigh;
   }
 
-  /** The value; from half the bounds on, it also becomes the most recently used. */
+  /**
+   * The value, marked as read. Moving it to the young end on every hit (delete and insert again) cost
+   * three hash operations per cached answer under a read load; the mark costs none.
+   */
   get(key: K): V | undefined {
-    const value = this.#entries.get(key);
-    // Re-inserting moves the entry to the young end of the Map's insertion order. That costs two more
-    // hash operations per hit, and order only matters once an eviction could come: at half the bounds.
-    if (value !== undefined && (2 * this.#entries.size > this.#maxEntries || 2 * this.#weight > this.#maxWeight)) {
-      this.#entries.delete(key);
-      this.#entries.set(key, value);
-    }
-    return value;
+    const slot = this.#entries.get(key);
+    if (slot === undefined) return undefined;
+    slot.read = true;
+    return slot.value;
   }
 
-  /** Stores `value`, then evicts the least recently used entries until both bounds hold again. */
+  /**
+   * Stores `value`, then evicts from the oldest end until both bounds hold again: an entry read since it
+   * was stored goes to the young end unmarked instead, so each entry is passed over at most once, and the
+   * entry just stored goes only when it alone is left over the bounds.
+   */
   set(key: K, value: V): void {
     this.delete(key);
-    this.#entries.set(key, value);
+    this.#entries.set(key, { value, read: false });
     this.#weight += this.#weigh(key, value);
-    for (const [oldest, entry] of this.#entries) {
-      if (this.#entries.size <= this.#maxEntries && this.#weight <= this.#maxWeight) break;
+    while (this.#entries.size > this.#maxEntries || this.#weight > this.#maxWeight) {
+      const oldest = this.#entries.keys().next().value as K;
+      const slot = this.#entries.get(oldest) as Slot<V>;
       this.#entries.delete(oldest);
-      this.#weight -= this.#weigh(oldest, entry);
+      if (slot.read || (oldest === key && this.#entries.size > 0)) {
+        slot.read = false;
+        this.#entries.set(oldest, slot);
+      } else this.#weight -= this.#weigh(oldest, slot.value);
     }
   }
 
   delete(key: K): void {
-    const value = this.#entries.get(key);
-    if (value === undefined) return;
+    const slot = this.#entries.get(key);
+    if (slot === undefined) return;
     this.#entries.delete(key);
-    this.#weight -= this.#weigh(key, value);
+    this.#weight -= this.#weigh(key, slot.value);
   }
 
   get size(): number {
