@@ -2,7 +2,8 @@
 // the entity versions a hit checks, the key, and CachedExecutor, the one call the HTTP handler makes.
 // Answers are keyed by the acting user and the exact request (a POST's body or a GET's query string,
 // kept apart); a hit is served only while every entity read is unchanged, so a read after a write never
-// sees old data. Evicted about least recently used first (lru.ts), bounded by bytes. It never parses HTTP; it is handed a params reader.
+// sees old data. Evicted about least recently used first (lru.ts), bounded by bytes. It never parses
+// HTTP; it is handed a params reader.
 
 import { getOperationAST, Kind, type DocumentNode } from 'graphql';
 
