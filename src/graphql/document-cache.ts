@@ -1,5 +1,4 @@
-// Parsed and validated documents keyed by their query text, about the least recently used evicted
-// first (lru.ts).
+// Parsed and validated documents keyed by their query text; about the least recently used go first (lru.ts).
 // Validation costs ~100x what execution does here, so a document is validated once, not per request.
 // Bounded by entries and by total query characters, so large distinct queries cannot fill memory.
 
