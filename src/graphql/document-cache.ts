@@ -17,7 +17,10 @@ export interface DocumentCacheLimits {
 /** What is known of a validated document, whichever operation of it runs. */
 export interface CachedDocument {
   document: DocumentNode;
-  /** Per operation name ('' for none): whether its reads are watched (see ReadWatch), and the root field a log line names it by. */
+  /**
+   * Per operation name ('' for none): whether its reads are watched (see ReadWatch), and the root field a log
+   * line names it by.
+   */
   operations: Map<string, { watched: boolean; rootField: string | null }>;
 }
 
