@@ -2,7 +2,10 @@
 // Text in, numbered terms and their counts out; no index here.
 
 import { FIELD_WEIGHTS, TEXT_FIELDS, type DocumentText, type TextField } from './fields.ts';
-import { tokenize, visitAsciiTerms } from './text.ts';
+import { tokenize, visitAsciiBytes, visitAsciiTerms } from './text.ts';
+
+const DECODER = new TextDecoder();
+const NO_BYTES: Uint8Array = new Uint8Array(0);
 
 // Heaviest first; fields of equal weight in the table's order.
 const BY_WEIGHT = TEXT_FIELDS.map((_, f) => f).sort(
@@ -23,6 +26,11 @@ const COUNTED_ONCE = TEXT_FIELDS.map((field) => LIST_FIELDS.has(field));
 export interface TermNumbers {
   intern(word: string): number;
   internLowered(text: string, start: number, end: number): number;
+}
+
+/** TermNumbers that also number a word of ASCII bytes, in lower case, where it stands. */
+export interface ByteTermNumbers extends TermNumbers {
+  internAsciiBytes(bytes: Uint8Array, start: number, end: number): number;
 }
 
 /**
@@ -65,6 +73,37 @@ export class TermCounter {
   }
 
   #visit = (start: number, end: number): void => this.#add(this.#terms.internLowered(this.#text, start, end));
+
+  /**
+   * pairs() of a document encoded as UTF-8 in `bytes`: field f (TEXT_FIELDS' order) is
+   * bytes[bounds[at + f], bounds[at + f + 1]).
+   */
+  encodedPairs(bytes: Uint8Array, bounds: Uint32Array, at: number, terms: ByteTermNumbers): number[] {
+    if (this.#count === 0xffffffff) {
+      this.#countOf.fill(0);
+      this.#count = 0;
+    }
+    this.#count++;
+    const pairs: number[] = (this.#pairs = []);
+    this.#bytes = bytes;
+    this.#byteTerms = terms;
+    for (const f of BY_WEIGHT) {
+      this.#field = f;
+      const start = bounds[at + f]!;
+      const end = bounds[at + f + 1]!;
+      // Text that is not ASCII (rare) is decoded and counted as pairs() counts it.
+      if (!visitAsciiBytes(bytes, start, end, this.#visitBytes))
+        for (const word of tokenize(DECODER.decode(bytes.subarray(start, end)))) this.#add(terms.intern(word));
+    }
+    this.#pairs = [];
+    this.#bytes = NO_BYTES;
+    return pairs;
+  }
+
+  #bytes: Uint8Array = NO_BYTES;
+  #byteTerms: ByteTermNumbers | null = null;
+  #visitBytes = (start: number, end: number): void =>
+    this.#add(this.#byteTerms!.internAsciiBytes(this.#bytes, start, end));
 
   #add(term: number): void {
     const pairs = this.#pairs;

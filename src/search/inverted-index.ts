@@ -8,30 +8,14 @@ import { TermCounter } from './field-terms.ts';
 import { TermDictionary } from './term-dictionary.ts';
 import { fuzzyEdits } from './term-neighbours.ts';
 import { PostingList, PostingSlabs } from './posting-list.ts';
+import type { BuiltIndex } from './built-index.ts';
+import { NO_RESULT, type IndexResult, type TermMatches } from './index-result.ts';
 
 const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
 /** Weights of a word found as a prefix or with a typo, relative to the word as typed (MiniSearch's). */
 const PREFIX_WEIGHT = 0.375;
 const FUZZY_WEIGHT = 0.45;
 const BOOST = TEXT_FIELDS.map((field) => FIELD_WEIGHTS[field]);
-
-/** Matched document term → the fields it occurs in. */
-export type TermMatches = Record<string, TextField[]>;
-
-/** A query's matches, in no particular order; valid until the index next changes. */
-export interface IndexResult<T = unknown> {
-  readonly size: number;
-  id(i: number): string;
-  /** What the caller stored with the document (put's `payload`): read by number, with no lookup by id. */
-  payload(i: number): T | undefined;
-  score(i: number): number;
-  matches(i: number): TermMatches;
-}
-
-const NO_RESULT: IndexResult<never> = { size: 0, id: noHit, payload: noHit, score: noHit, matches: noHit };
-function noHit(i: number): never {
-  throw new RangeError(`no hit ${i} in an empty result`);
-}
 
 /** A query word's document terms: itself, longer ones it begins (last word only), near misspellings. */
 type Derived = { term: number; weight: number }[];
@@ -58,6 +42,21 @@ export class InvertedIndex<T = unknown> {
   // Per-query scratch, reused: a document's score and how many query words it has matched so far.
   #score = new Float64Array(0);
   #count = new Uint32Array(0);
+
+  /** An empty index, or the one a first build laid out (index-builder.ts), document d carrying payloads[d]. */
+  constructor(built?: BuiltIndex, payloads: (T | undefined)[] = []) {
+    if (built === undefined) return;
+    this.#payloads = payloads;
+    this.#terms = built.terms;
+    this.#lists = built.lists;
+    this.#slabs = built.slabs;
+    this.#fieldLength = built.fieldLength;
+    this.#totalLength = built.totalLength;
+    this.#ids = built.ids;
+    this.#byId = built.byId;
+    this.#docTerms = built.docTerms;
+    this.#livePostings = built.postings;
+  }
 
   get size(): number {
     return this.#byId.size;

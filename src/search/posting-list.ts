@@ -4,7 +4,7 @@
 // and counts only; which slots are live is its caller's.
 
 /** A frequency this high or higher is kept exactly aside; the array holds this mark. */
-const FREQ_MARK = 255;
+export const FREQ_MARK = 255;
 /** Lists of up to this many postings live in the shared blocks; longer ones own their arrays. */
 const SHARED_UP_TO = 64;
 /** Postings per shared block: 320 KB, small enough that a small catalogue's index (or a test's) costs little. */
@@ -62,8 +62,21 @@ export class PostingList {
     this.next = next;
   }
 
+  /**
+   * Takes postings laid out by a first build in arrays shared with other lists: docs[start, start + length)
+   * and freqs alike, `large` the exact frequencies of FREQ_MARK or more. Its room is those postings only: a
+   * later add() moves them out first.
+   */
+  adopt(docs: Int32Array, freqs: Uint8Array, start: number, length: number, large: Map<number, number> | null): void {
+    this.docs = docs;
+    this.freqs = freqs;
+    this.start = start;
+    this.length = this.live = this.#room = length;
+    this.#large = large;
+  }
+
   add(doc: number, freq: number): void {
-    if (this.length === this.#room) this.#move(Math.max(1, this.#room * 2));
+    if (this.length === this.#room) this.#move(roomFor(this.#room + 1));
     const at = this.start + this.length++;
     this.docs[at] = doc;
     this.freqs[at] = Math.min(freq, FREQ_MARK);
@@ -98,7 +111,7 @@ export class PostingList {
     this.length = kept - start;
     // A list cleaned down to a quarter of its room gives half of it back; an empty one all of it.
     if (this.length === 0) this.#move(0);
-    else if (this.length * 4 <= this.#room) this.#move(this.#room >>> 1);
+    else if (this.length * 4 <= this.#room) this.#move(roomFor(this.#room >>> 1));
     return gone;
   }
 
@@ -130,4 +143,9 @@ export class PostingList {
     this.start = start;
     this.#room = room;
   }
+}
+
+// Rooms are powers of two (the shared blocks hand out no other sizes), but for a list a first build laid out.
+function roomFor(postings: number): number {
+  return 2 ** Math.ceil(Math.log2(postings));
 }

@@ -4,7 +4,8 @@
 // reads the catalogue.
 
 import type { DocumentText, TextField } from './fields.ts';
-import { InvertedIndex, type IndexResult } from './inverted-index.ts';
+import type { IndexResult } from './index-result.ts';
+import { InvertedIndex } from './inverted-index.ts';
 
 /**
  * A query's matching documents in no particular order (ranking is the caller's): each one's id and score,
@@ -15,7 +16,7 @@ export type EngineResult<T> = IndexResult<T>;
 /** A full-text engine whose documents each carry a `T` (the index's facet values) back in results. */
 export interface SearchEngine<T> {
   /** Adds the document `id` with its `payload`, or replaces it when already there. */
-  put(id: string, text: DocumentText, payload: T): void;
+  put(id: string, text: DocumentText, payload?: T): void;
   /** Removes the document `id`; nothing when it is not there. */
   remove(id: string): void;
   /** The documents matching every word of `query` (in `fields` only, when given). */
@@ -28,5 +29,6 @@ export interface SearchEngine<T> {
  * as a prefix, one edit forgiven on words of 5 to 9 letters and two from 10 on (never on a number).
  */
 export function createSearchEngine<T>(): SearchEngine<T> {
+  // Many documents at once are faster through engine-build.ts, which makes the same engine.
   return new InvertedIndex<T>();
 }

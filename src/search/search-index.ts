@@ -1,5 +1,6 @@
 // The live search index over one store's catalogue: built after start-up in slices of 10 ms that yield to
-// the event loop, then kept current by the store's applied-changes listener. Changed entities are noted as
+// the event loop (every document counted, then every posting list laid out at once: engine-build.ts), then
+// kept current by the store's applied-changes listener. Changed entities are noted as
 // they are applied and re-indexed before the next question, so a write is searchable by the next request.
 
 import { performance } from 'node:perf_hooks';
@@ -7,11 +8,20 @@ import { performance } from 'node:perf_hooks';
 import type { Catalogue } from '../store/catalogue.ts';
 import type { Store } from '../store/store.ts';
 import { searchDocument, type FacetValues } from './documents.ts';
+import { engineBuilder } from './engine-build.ts';
 import { FacetPool } from './facet-pool.ts';
+import type { DocumentText } from './fields.ts';
 import { createSearchEngine, type SearchEngine } from './search-engine.ts';
 
 /** How long the build indexes before it lets the event loop answer requests again, in milliseconds. */
 const BUILD_SLICE_MS = 10;
+/**
+ * Catalogues of this many entities or more would be built with a worker thread (below 20,000 its start
+ * costs more than it saves). None is, for now: with the counting elsewhere, V8 mostly left this thread's old
+ * generation uncollected while the build read the catalogue, and settled RSS came out ~100 MB higher on
+ * 100,000 datasets, against a build ~2x faster (test/bench/NOTES.md).
+ */
+const WORKER_FROM = Number.POSITIVE_INFINITY;
 
 /** What a query reads: the engine and every indexed entity's facet values, both current. */
 export interface IndexSnapshot {
@@ -38,10 +48,13 @@ export class SearchIndex implements SearchSource {
   #tagsOf = new Map<string, readonly string[]>();
   #pool = new FacetPool();
   #version = 0;
+  readonly #workerFrom: number;
   #building: Promise<void> | null = null;
   #built = false;
 
-  constructor(store: Store) {
+  /** `workerFrom`: a catalogue of this many entities or more is built with a worker thread (tests set it). */
+  constructor(store: Store, { workerFrom = WORKER_FROM }: { workerFrom?: number } = {}) {
+    this.#workerFrom = workerFrom;
     this.#store = store;
     this.#catalogue = store.catalogue;
     store.onApplied((changes, reset) => {
@@ -100,42 +113,72 @@ export class SearchIndex implements SearchSource {
     }
   }
 
-  // Reads through the catalogue, which keeps what it builds of long log lines: cheaper than keeping the
-  // text (test/bench/NOTES.md).
   #index(urn: string): void {
+    const described = this.#describe(urn);
+    if (described === null) this.#engine.remove(urn);
+    else this.#engine.put(urn, described.text, described.facets);
+  }
+
+  // The document of `urn` (null when it is not searched), its facets and named tags noted. Reads through the
+  // catalogue, which keeps what it builds of long log lines: cheaper than keeping the text (test/bench/NOTES.md).
+  #describe(urn: string): { text: DocumentText; facets: FacetValues } | null {
     const document = searchDocument(this.#catalogue, urn);
     for (const tag of this.#tagsOf.get(urn) ?? []) this.#tagged.get(tag)?.delete(urn);
     this.#tagsOf.delete(urn);
     const before = this.#facets.get(urn);
     if (before !== undefined) this.#pool.release(before);
     if (document === null) {
-      if (this.#facets.delete(urn)) this.#engine.remove(urn);
-      return;
+      this.#facets.delete(urn);
+      return null;
     }
     const facets = this.#pool.share(document.facets);
-    this.#engine.put(urn, document.text, facets);
     this.#facets.set(urn, facets);
-    if (document.namedTags.length === 0) return;
-    this.#tagsOf.set(urn, document.namedTags);
-    for (const tag of document.namedTags) {
+    if (document.namedTags.length > 0) this.#noteTags(urn, document.namedTags);
+    return { text: document.text, facets };
+  }
+
+  #noteTags(urn: string, namedTags: readonly string[]): void {
+    this.#tagsOf.set(urn, namedTags);
+    for (const tag of namedTags) {
       let tagged = this.#tagged.get(tag);
       if (tagged === undefined) this.#tagged.set(tag, (tagged = new Set()));
       tagged.add(urn);
     }
   }
 
-  // Every entity as it is when its chunk runs; one changed meanwhile is in #dirty too and indexed again.
-  // A store that is closing ends the build (an embedding program that closed its server should not keep a
-  // core busy for it); what is left is noted dirty, so a search still in flight indexes it before answering.
-  async #build(): Promise<void> {
+  // Every entity as it is when its slice runs; one changed meanwhile is in #dirty too and indexed again. The
+  // documents go to a first build (engine-build.ts), which replaces the empty engine at the end; one on a
+  // worker thread that fails is done once more on this one. A store that is closing ends the build
+  // (an embedding program that closed its server should not keep a core busy for it); what is left is noted
+  // dirty, so a search still in flight indexes it before answering. A catalogue replaced meanwhile (#restart)
+  // made everything dirty: the build is let go.
+  async #build(mayUseWorker = true): Promise<void> {
     const urns = [...this.#catalogue.urns()];
+    const onWorker = mayUseWorker && urns.length >= this.#workerFrom;
+    const empty = this.#engine;
+    const builder = engineBuilder<FacetValues>(onWorker);
     let i = 0;
-    while (i < urns.length && !this.#store.closing) {
+    while (i < urns.length && !this.#store.closing && this.#engine === empty) {
       const until = performance.now() + BUILD_SLICE_MS;
-      while (i < urns.length && performance.now() < until) this.#index(urns[i++] as string);
-      await new Promise((resolve) => setImmediate(resolve));
+      for (; i < urns.length && performance.now() < until; i++) {
+        const described = this.#describe(urns[i]!);
+        if (described !== null) builder.add(urns[i]!, described.text, described.facets);
+      }
+      await (builder.room() ?? new Promise((resolve) => setImmediate(resolve)));
     }
-    for (; i < urns.length; i++) this.#dirty.add(urns[i] as string);
+    if (i < urns.length) {
+      builder.cancel();
+      for (; i < urns.length; i++) this.#dirty.add(urns[i]!);
+    } else {
+      let engine: SearchEngine<FacetValues>;
+      try {
+        engine = await builder.build(BUILD_SLICE_MS);
+      } catch (error) {
+        if (!onWorker) throw error;
+        return this.#build(false);
+      }
+      if (this.#engine === empty) this.#engine = engine;
+    }
     this.#version++;
     this.#built = true;
   }

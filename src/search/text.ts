@@ -65,6 +65,47 @@ function visitCamelCaseParts(
   if (from > start) visit(from, end);
 }
 
+/**
+ * visitAsciiTerms() over text encoded as UTF-8 in bytes[start, end): the same terms at the same places (a
+ * term is its bytes in lower case). Text that is not all ASCII visits nothing and answers false.
+ */
+export function visitAsciiBytes(
+  bytes: Uint8Array,
+  from: number,
+  to: number,
+  visit: (start: number, end: number) => void,
+): boolean {
+  for (let i = from; i < to; i++) if (bytes[i]! >= 128) return false;
+  let start = -1;
+  let upper = false;
+  for (let i = from; i <= to; i++) {
+    const c = i < to ? bytes[i]! : 32;
+    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
+      if (start < 0) start = i;
+    } else if (c >= 65 && c <= 90) {
+      if (start < 0) start = i;
+      upper = true;
+    } else if (start >= 0) {
+      visit(start, i);
+      if (upper) {
+        let part = start;
+        for (let j = start + 1; j < i; j++) {
+          const d = bytes[j]!;
+          const before = bytes[j - 1]!;
+          if (d >= 65 && d <= 90 && ((before >= 97 && before <= 122) || (before >= 48 && before <= 57))) {
+            visit(part, j);
+            part = j;
+          }
+        }
+        if (part > start) visit(part, i);
+      }
+      start = -1;
+      upper = false;
+    }
+  }
+  return true;
+}
+
 /** tokenize() for text in any script. */
 export function tokenizeAnyScript(text: string): string[] {
   const terms: string[] = [];

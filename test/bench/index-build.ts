@@ -1,4 +1,4 @@
-// `node --expose-gc --import tsx test/bench/index-build.ts --data DIR`: where the search index's build spends
+// `node --expose-gc --import tsx test/bench/index-build.ts --data DIR [--put | --worker]`: where the search index's build spends
 // CPU and memory on an existing data directory, phase by phase (aspects parsed, documents extracted,
 // engine filled), GC time included, then a checksum of fixed queries' answers to compare two versions.
 
@@ -7,11 +7,18 @@ import { parseArgs } from 'node:util';
 
 import { searchDocument } from '../../src/search/documents.ts';
 import type { DocumentText } from '../../src/search/fields.ts';
-import { createSearchEngine } from '../../src/search/search-engine.ts';
+import { engineBuilder } from '../../src/search/engine-build.ts';
+import { createSearchEngine, type SearchEngine } from '../../src/search/search-engine.ts';
 import { Store } from '../../src/store/store.ts';
 import { datasetText } from './catalogue-words.ts';
 
-const { values: options } = parseArgs({ options: { data: { type: 'string' } } });
+const { values: options } = parseArgs({
+  options: {
+    data: { type: 'string' },
+    put: { type: 'boolean', default: false },
+    worker: { type: 'boolean', default: false },
+  },
+});
 if (options.data === undefined) throw new Error('--data DIR: a data directory (e.g. one bench:big left)');
 const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined) throw new Error('run with node --expose-gc --import tsx');
@@ -27,13 +34,13 @@ function heap(): number {
   gc?.();
   return process.memoryUsage().heapUsed;
 }
-async function phase<T>(label: string, run: () => T): Promise<T> {
+async function phase<T>(label: string, run: () => T | Promise<T>): Promise<T> {
   await new Promise((resolve) => setImmediate(resolve));
   const before = heap();
   const cpu = process.cpuUsage();
   const gcBefore = gcMs;
   const started = performance.now();
-  const result = run();
+  const result = await run();
   const wall = performance.now() - started;
   const used = process.cpuUsage(cpu);
   await new Promise((resolve) => setTimeout(resolve, 10)); // GC entries arrive on a later turn
@@ -61,11 +68,21 @@ const texts = await phase('documents extracted', () => {
   }
   return texts;
 });
-const engine = await phase('engine filled', () => {
-  const engine = createSearchEngine<undefined>();
-  for (const [urn, text] of texts) engine.put(urn, text, undefined);
-  return engine;
-});
+// --put fills the engine a document at once, as live changes do; else as the first build does, --worker
+// with a worker thread counting and laying out (CPU is the process's: both threads).
+const engine = await phase(
+  options.put ? 'engine filled (put)' : `engine built${options.worker ? ' (worker)' : ''}`,
+  (): SearchEngine<undefined> | Promise<SearchEngine<undefined>> => {
+    if (options.put) {
+      const engine = createSearchEngine<undefined>();
+      for (const [urn, text] of texts) engine.put(urn, text, undefined);
+      return engine;
+    }
+    const builder = engineBuilder<undefined>(options.worker);
+    for (const [urn, text] of texts) builder.add(urn, text, undefined);
+    return builder.build(10);
+  },
+);
 texts.length = 0;
 console.log(JSON.stringify((engine as unknown as { stats?: object }).stats));
 console.log(
