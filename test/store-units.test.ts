@@ -7,7 +7,13 @@ import { join } from 'node:path';
 
 import { Catalogue, LazyValue, StagedChanges } from '../src/store/catalogue.ts';
 import { CommitQueue, type PendingCommit } from '../src/store/commit-queue.ts';
-import { LOG_FILE, openForAppend, removeInterruptedCompaction, replayFailure } from '../src/store/file-log.ts';
+import {
+  LOG_FILE,
+  openForAppend,
+  removeInterruptedCompaction,
+  replayFailure,
+  rewriteLog,
+} from '../src/store/file-log.ts';
 import type { JsonValue } from '../src/aspects/json.ts';
 import { BadLine, readRecords } from '../src/store/log-lines.ts';
 import { parseLogRecord, type LogRecord } from '../src/store/log-record.ts';
@@ -162,7 +168,7 @@ fileLog('cuts a failed append back, so the log still ends on its last whole line
 fileLog('rewrites the log in full through a temporary file it renames into place', async () => {
   const fs = memoryLog(`${line(1)}\n${line(2)}\n`);
   const log = await opened(fs);
-  await log.rewrite([JSON.parse(line(9)) as LogRecord]);
+  await rewriteLog(log, [JSON.parse(line(9)) as LogRecord]);
   assert.is(fs.text(PATH), `${line(9)}\n`);
   assert.equal([...fs.files.keys()], [PATH]);
   assert.is(log.size, Buffer.byteLength(`${line(9)}\n`));

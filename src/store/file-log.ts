@@ -5,12 +5,13 @@
 import { join } from 'node:path';
 
 import { MinihubError } from '../errors.ts';
-import { ChunkedWriter, MAX_CHUNK_BYTES } from './chunked-writer.ts';
+import { MAX_CHUNK_BYTES } from './chunked-writer.ts';
 import { dataDirectoryError, makeDataDirectory } from './data-dir.ts';
 import { acquireLock } from './lock.ts';
 import type { LogFile, LogFileSystem } from './log-fs.ts';
 import { BadLine, type ReadRecords } from './log-lines.ts';
 import type { LogRecord } from './log-record.ts';
+import { NewLog, writeAll, type LogRewrite } from './log-rewrite.ts';
 
 export const LOG_FILE = 'catalogue.jsonl';
 // What a client is told once the log cannot take writes; the detail (paths, errno) goes to the server log.
@@ -32,10 +33,12 @@ export interface LogStorage {
   /** Writes the records; resolves only once they are durable. On failure nothing of them remains. */
   append(records: readonly LogRecord[]): Promise<void>;
   /**
-   * Replaces the whole log with `records` atomically: afterwards it holds either the old or the new.
-   * The records are read once, as they are written, in chunks: the new log is never one string.
+   * Starts replacing the log as it stands now (compaction): the rewrite's records, then every record
+   * appended from now on. Appends go on meanwhile; its `finish`, between two appends, swaps atomically.
    */
-  rewrite(records: Iterable<LogRecord> | AsyncIterable<LogRecord>): Promise<void>;
+  beginRewrite(): Promise<LogRewrite>;
+  /** Makes the new log the log once a rewrite's `finish` has renamed it into place (see CompactedButBroken). */
+  reopen(size: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -44,10 +47,17 @@ export class MemoryLog implements LogStorage {
   readonly location = 'memory';
   readonly size = 0;
   async append(): Promise<void> {}
-  async rewrite(records: Iterable<LogRecord> | AsyncIterable<LogRecord>): Promise<void> {
-    // Drain the records all the same: a caller may count them as they are produced.
-    for await (const record of records) void record;
+  async beginRewrite(): Promise<LogRewrite> {
+    return {
+      // Drain the records all the same: a caller may count them as they are produced.
+      async write(records) {
+        for await (const record of records) void record;
+      },
+      finish: async () => 0,
+      abandon: async () => {},
+    };
   }
+  async reopen(): Promise<void> {}
   async close(): Promise<void> {}
 }
 
@@ -167,33 +177,16 @@ class FileLog implements LogStorage {
     this.#size += bytes.length;
   }
 
-  async rewrite(records: Iterable<LogRecord> | AsyncIterable<LogRecord>): Promise<void> {
+  async beginRewrite(): Promise<LogRewrite> {
     if (this.#broken !== null) throw this.#broken;
     const temporary = this.location + COMPACT_SUFFIX;
-    let newSize = 0;
-    // Steps 1-2: the new log in full, durable, beside the old one; a failure here leaves the old log alone.
-    try {
-      const file = await this.#fs.open(temporary, { create: true, truncate: true });
-      try {
-        // Line by line into bounded chunks, each written at the end of the last: a log larger than
-        // V8's string cap compacts like any other.
-        const writer: ChunkedWriter = new ChunkedWriter(
-          (chunk) => writeAll(file, chunk, writer.bytesWritten),
-          this.#maxChunkBytes,
-        );
-        for await (const record of records) await writer.add(JSON.stringify(record) + '\n');
-        await writer.flush();
-        newSize = writer.bytesWritten;
-        await file.sync();
-      } finally {
-        await file.close();
-      }
-      // Step 3: the atomic switch. Before it the old log is the log, after it the new one.
-      await this.#fs.rename(temporary, this.location);
-    } catch (error) {
-      await this.#fs.remove(temporary).catch(() => {});
-      throw error;
-    }
+    // Steps 1-3 (write, sync, rename) are the rewrite's: a failure there leaves the old log alone.
+    const file = await this.#fs.open(temporary, { create: true, truncate: true });
+    const old = { fs: this.#fs, path: this.location, size: () => this.#size };
+    return new NewLog(old, temporary, file, this.#maxChunkBytes);
+  }
+
+  async reopen(newSize: number): Promise<void> {
     // Step 4: from here on the new file is the log, whatever else fails; the old handle points at
     // an unlinked file and must not be written again.
     const old = this.#file;
@@ -244,15 +237,6 @@ function encodeLines(records: readonly LogRecord[]): Buffer {
   return Buffer.from(records.map((record) => JSON.stringify(record) + '\n').join(''));
 }
 
-async function writeAll(file: LogFile, bytes: Buffer, position: number): Promise<void> {
-  let written = 0;
-  while (written < bytes.length) {
-    const count = await file.write(bytes.subarray(written), position + written);
-    if (count <= 0) throw new Error(`the file system wrote nothing at byte ${position + written}`);
-    written += count;
-  }
-}
-
 /** A crash mid-append leaves a last line without its newline: that write was never acknowledged. */
 async function cutTornTail(
   fs: LogFileSystem,
@@ -280,4 +264,21 @@ export function writeFailure(error: unknown): MinihubError {
     `The change was not saved: the disk reported ${code ?? 'an error'} while writing the log. Nothing was changed; try again.`,
     { cause: error },
   );
+}
+
+/** Replaces the whole log with `records` when nothing else writes to it: a rewrite begun, written and finished. */
+export async function rewriteLog(
+  log: LogStorage,
+  records: Iterable<LogRecord> | AsyncIterable<LogRecord>,
+): Promise<void> {
+  const rewrite = await log.beginRewrite();
+  let size: number;
+  try {
+    await rewrite.write(records);
+    size = await rewrite.finish();
+  } catch (error) {
+    await rewrite.abandon();
+    throw error;
+  }
+  await log.reopen(size);
 }

@@ -9,6 +9,7 @@ import { CommitQueue, type PendingCommit } from './commit-queue.ts';
 import { Catalogue, StagedChanges, type AspectChange, type AspectReader } from './catalogue.ts';
 import { exportCatalogue, type McpRecord } from '../datahub/export.ts';
 import { parallelReplay } from './fast-start/parallel-replay.ts';
+import { CatalogueSnapshot, compactedRecords, compactionFailure, type CompactedCounts } from './compaction.ts';
 import {
   CompactedButBroken,
   LOG_FILE,
@@ -24,7 +25,7 @@ import { nodeLogFileSystem } from './node-log-fs.ts';
 import type { LogFileSystem } from './log-fs.ts';
 import type { LogRecord } from './log-record.ts';
 import { HistoryIndex } from '../history/history-index.ts';
-import { historyRecords, logSource } from '../history/log-access.ts';
+import { historyRecords, logSource, openLogAt } from '../history/log-access.ts';
 import { PARALLEL_REPLAY_MIN_BYTES, replayOnOneThread, type Replay, type Replayed } from './replay.ts';
 import type { AppliedListener, ChangeBuilder, CompactionReport, OpenedStore, StoreOptions } from './store-options.ts';
 
@@ -35,7 +36,7 @@ export const COMPACT_RATIO = 4;
 /** …and at least this big, so small logs are left alone. */
 export const COMPACT_MIN_BYTES = 1024 * 1024;
 
-const COMPACTION_ACTOR = 'urn:li:corpuser:datahub';
+const RESET_ACTOR = 'urn:li:corpuser:datahub';
 
 /**
  * The catalogue and its log: RunningServer.store. Reads go through `catalogue`; writes through GraphQL.
@@ -63,6 +64,9 @@ export class Store {
   // The log size at which to measure the live state again and maybe compact.
   #nextCompactionCheck = COMPACT_MIN_BYTES;
   readonly #appliedListeners = new Set<AppliedListener>();
+  // The compaction under way, if any, and the snapshot it writes (kept as commits change the catalogue).
+  #compaction: Promise<CompactionReport> | null = null;
+  #snapshot: CatalogueSnapshot | null = null;
 
   private constructor({ catalogue, log, replayed, options, logFile }: OpenedStore) {
     this.catalogue = catalogue;
@@ -125,7 +129,6 @@ export class Store {
   get recordCount(): number {
     return this.#recordCount;
   }
-
   /** The log's size in bytes (0 in memory). */
   get logBytes(): number {
     return this.#log.size;
@@ -145,15 +148,18 @@ export class Store {
     return () => this.#appliedListeners.delete(listener);
   }
 
-  /** Rewrites the log as the current state, one record per entity, between two commit batches. */
+  /**
+   * Rewrites the log as the state after the commits queued so far, one record per entity. Commits go on
+   * meanwhile, into the old log and then the new one; asked again while one runs, it answers that one.
+   */
   compact(): Promise<CompactionReport> {
-    return this.#commits.schedule(() => this.#runCompaction());
+    this.#compaction ??= this.#runCompaction().finally(() => {
+      this.#compaction = null;
+    });
+    return this.#compaction;
   }
 
-  /**
-   * The whole catalogue, edits included, as DataHub MCPs (one UPSERT per aspect, access tokens left
-   * out): what `minihub export` writes. A consistent snapshot: commits apply synchronously, never midway.
-   */
+  /** The whole catalogue as DataHub MCPs (one UPSERT per aspect, access tokens left out), as `minihub export` writes it. */
   export(): McpRecord[] {
     return exportCatalogue(this.catalogue);
   }
@@ -172,7 +178,7 @@ export class Store {
       this.catalogue.clear();
       // The history starts again too, with the new state as one change by the root user.
       this.history.clear();
-      this.#apply({ seq: 0, time: Date.now(), actor: COMPACTION_ACTOR, op: 'reset', changes: [...changes] }, true);
+      this.#apply({ seq: 0, time: Date.now(), actor: RESET_ACTOR, op: 'reset', changes: [...changes] }, true);
     });
   }
 
@@ -180,10 +186,12 @@ export class Store {
   get closing(): boolean {
     return this.#commits.closed;
   }
-
   /** Waits for queued commits to be durable, then releases the log. */
   async close(): Promise<void> {
-    await this.#commits.close();
+    const closing = this.#commits.close();
+    // A compaction under way ends with its switch between two batches, or fails once the queue is closed.
+    await this.#compaction?.catch(() => {});
+    await closing;
     await this.#log.close();
   }
 
@@ -223,69 +231,66 @@ export class Store {
   // One accepted record into the catalogue: the history first (it needs the state before), listeners after.
   #apply(record: LogRecord, reset: boolean): void {
     this.history.record(record, this.catalogue);
+    this.#snapshot?.preserve(record.changes);
     this.catalogue.apply(record.changes);
     for (const listener of this.#appliedListeners) listener(record.changes, reset);
   }
 
   async #runCompaction(): Promise<CompactionReport> {
-    const bytesBefore = this.#log.size;
-    const time = Date.now();
-    let count = 0;
-    let history = 0;
-    // Produced as the log writes them, never all at once. The catalogue cannot change meanwhile: this
-    // runs as a job, and commits queued during its writes wait for it (reads go on).
-    const catalogue = this.catalogue;
-    const logFile = this.#logFile;
-    async function* compacted(): AsyncGenerator<LogRecord> {
-      // First the history getTimeline reads, as records replay skips, read from the old log as it is written.
-      if (logFile !== null) {
-        for await (const record of historyRecords(logFile.fs.readChunks(logFile.path))) {
-          history++;
-          yield { seq: ++count, ...record };
-        }
-      }
-      for (const [urn, aspects] of catalogue.entities()) {
-        const changes = [...aspects].map(([aspect, value]) => ({ urn, aspect, value }));
-        yield { seq: ++count, time, actor: COMPACTION_ACTOR, op: 'compact', changes };
-      }
-    }
+    const logFile = this.#logFile; // Between two batches: the catalogue's, the log's and the history's snapshots agree.
+    const begun = await this.#commits.schedule(async () => {
+      const rewrite = await this.#log.beginRewrite();
+      const history = logFile === null ? null : await openLogAt(logFile.fs, logFile.path, this.#log.size);
+      this.#snapshot = new CatalogueSnapshot(this.catalogue);
+      return { rewrite, history, snapshot: this.#snapshot, bytesBefore: this.#log.size, records: this.#recordCount };
+    });
+    const { rewrite, history, snapshot, bytesBefore } = begun;
+    const counts: CompactedCounts = { records: 0, history: 0 };
+    let carried = 0; // records committed during the compaction
     try {
-      await this.#log.rewrite(compacted());
+      // Commits go on meanwhile: the new log gets the lines they append to the old one after the snapshot.
+      const kept = history === null ? [] : historyRecords(history);
+      await rewrite.write(compactedRecords(kept, snapshot, counts, () => this.#commits.closed));
+      // The switch, between two batches: the last lines carried over, then the new log is the log.
+      await this.#commits.schedule(async () => {
+        this.#snapshot = null;
+        carried = this.#recordCount - begun.records;
+        await this.#log.reopen(await rewrite.finish());
+      });
     } catch (error) {
+      if (this.#snapshot === snapshot) this.#snapshot = null;
       const switched = error instanceof CompactedButBroken;
-      if (switched) this.#afterRewrite(count);
-      // Back off, so a disk that keeps failing is not rewritten again on every commit batch.
-      else this.#nextCompactionCheck = Math.max(this.#nextCompactionCheck, 2 * this.#log.size);
-      const outcome = switched
-        ? 'the new log is in place, but writes are refused until a restart'
-        : 'the log is unchanged';
-      throw new MinihubError(
-        'SERVER_ERROR',
-        `compaction of ${this.#log.location} failed: ${(error as Error).message}; ${outcome}`,
-        { cause: error },
-      );
+      if (switched) this.#afterRewrite(counts.records + counts.history, carried);
+      else {
+        await rewrite.abandon();
+        // Back off, so a disk that keeps failing is not rewritten again on every commit batch.
+        this.#nextCompactionCheck = Math.max(this.#nextCompactionCheck, 2 * this.#log.size);
+      }
+      throw compactionFailure(this.#log.location, error, switched);
     }
-    this.#afterRewrite(count);
-    return { bytesBefore, bytesAfter: this.#log.size, records: count - history, historyRecords: history };
+    this.#afterRewrite(counts.records + counts.history, carried);
+    return { bytesBefore, bytesAfter: this.#log.size, records: counts.records, historyRecords: counts.history };
   }
 
-  #afterRewrite(records: number): void {
-    this.#nextSeq = records + 1;
-    this.#recordCount = records;
+  // `carried` records, committed during the compaction, follow the compacted ones with their own numbers.
+  #afterRewrite(records: number, carried: number): void {
+    if (carried === 0) this.#nextSeq = records + 1;
+    this.#recordCount = records + carried;
     this.#nextCompactionCheck = Math.max(COMPACT_MIN_BYTES, COMPACT_RATIO * this.#log.size);
   }
 
   // Measuring the live state costs a pass over it, so it happens only when the log has grown past the
   // last estimate; the next check waits until the log could again be COMPACT_RATIO times the state.
   #compactionDue(): (() => Promise<void>) | null {
-    if (!this.#autoCompact || this.#log.size < this.#nextCompactionCheck) return null;
+    if (!this.#autoCompact || this.#compaction !== null || this.#log.size < this.#nextCompactionCheck) return null;
     const liveBytes = this.catalogue.estimateLogBytes();
     if (this.#log.size < COMPACT_RATIO * liveBytes) {
       this.#nextCompactionCheck = Math.max(COMPACT_MIN_BYTES, COMPACT_RATIO * liveBytes);
       return null;
     }
-    return () =>
-      this.#runCompaction().then(
+    // Started, not awaited: it runs beside the commits that follow.
+    return async () =>
+      void this.compact().then(
         ({ bytesBefore, bytesAfter }) =>
           this.#warn(`compacted ${this.#log.location}: ${bytesBefore} → ${bytesAfter} bytes`),
         (error: unknown) => this.#warn(`automatic ${(error as Error).message}`),

@@ -1,0 +1,97 @@
+// What a compaction writes, while commits go on: the catalogue as it stood when the compaction began
+// (a snapshot kept by saving an entity's aspects before a commit first changes it), preceded by the
+// change history, in slices that give the event loop back every few milliseconds. It writes no file.
+
+import type { JsonValue } from '../aspects/json.ts';
+import { MinihubError } from '../errors.ts';
+import type { Catalogue } from './catalogue.ts';
+import type { AspectChange, LogRecord } from './log-record.ts';
+
+const COMPACTION_ACTOR = 'urn:li:corpuser:datahub';
+// The longest stretch a compaction holds the event loop between two turns, in milliseconds.
+const SLICE_MS = 8;
+
+/** The catalogue as it stood when this was made, while commits keep changing the live one. */
+export class CatalogueSnapshot {
+  readonly #catalogue: Catalogue;
+  // The entities in the catalogue's order then; entities created later are not in the snapshot.
+  readonly #urns: string[];
+  // Aspects of an entity as they were before a commit first changed it (null: it did not exist then).
+  readonly #before = new Map<string, Map<string, JsonValue> | null>();
+
+  constructor(catalogue: Catalogue) {
+    this.#catalogue = catalogue;
+    this.#urns = [...catalogue.urns()];
+  }
+
+  /** Must be told of every change before it is applied to the catalogue. */
+  preserve(changes: readonly AspectChange[]): void {
+    for (const { urn } of changes) if (!this.#before.has(urn)) this.#before.set(urn, this.#copy(urn));
+  }
+
+  /** Every entity of the snapshot with its aspects, in the catalogue's order; each read when it is reached. */
+  *entities(): Generator<[string, AspectChange[]]> {
+    for (const urn of this.#urns) {
+      const saved = this.#before.get(urn);
+      const aspects = saved === undefined ? this.#copy(urn) : saved;
+      if (aspects === null) continue;
+      // Taken now, in one step: a commit applied after this yield does not reach what it yields.
+      yield [urn, [...aspects].map(([aspect, value]) => ({ urn, aspect, value }))];
+    }
+  }
+
+  #copy(urn: string): Map<string, JsonValue> | null {
+    if (!this.#catalogue.exists(urn)) return null;
+    const aspects = new Map<string, JsonValue>();
+    for (const aspect of this.#catalogue.aspectNames(urn)) {
+      aspects.set(aspect, this.#catalogue.aspect(urn, aspect) as JsonValue);
+    }
+    return aspects;
+  }
+}
+
+/** Counts of what compactedRecords gave, once it is done. */
+export interface CompactedCounts {
+  records: number;
+  history: number;
+}
+
+/**
+ * The compacted log's records: first `history` (records replay skips, see src/history/), then one record
+ * per entity of `snapshot`, numbered from 1. Gives the event loop back at least every SLICE_MS, and
+ * stops once `stopped()`.
+ */
+export async function* compactedRecords(
+  history: Iterable<Omit<LogRecord, 'seq'>> | AsyncIterable<Omit<LogRecord, 'seq'>>,
+  snapshot: CatalogueSnapshot,
+  counts: CompactedCounts,
+  stopped: () => boolean,
+): AsyncGenerator<LogRecord> {
+  const time = Date.now();
+  let sliceStart = performance.now();
+  const breathe = async () => {
+    if (performance.now() - sliceStart < SLICE_MS) return;
+    // A store closing does not wait for the rest of a compaction it would drop anyway.
+    if (stopped()) throw new Error('the store is closing');
+    await new Promise((resolve) => setImmediate(resolve));
+    sliceStart = performance.now();
+  };
+  for await (const record of history) {
+    counts.history++;
+    yield { seq: counts.history + counts.records, ...record };
+    await breathe();
+  }
+  for (const [, changes] of snapshot.entities()) {
+    counts.records++;
+    yield { seq: counts.history + counts.records, time, actor: COMPACTION_ACTOR, op: 'compact', changes };
+    await breathe();
+  }
+}
+
+/** What a failed compaction is told as; `switched`: the new log was renamed into place before the failure. */
+export function compactionFailure(location: string, error: unknown, switched: boolean): MinihubError {
+  const outcome = switched ? 'the new log is in place, but writes are refused until a restart' : 'the log is unchanged';
+  return new MinihubError('SERVER_ERROR', `compaction of ${location} failed: ${(error as Error).message}; ${outcome}`, {
+    cause: error,
+  });
+}

@@ -1,0 +1,97 @@
+// A compaction's new log, written beside the old one while the old one still takes appends: first the
+// records that replace the old log as it stood when the rewrite began, then every line appended to the
+// old log since, copied byte for byte. It never renames before the new file holds all of them, synced.
+
+import { ChunkedWriter } from './chunked-writer.ts';
+import type { LogFile, LogFileSystem } from './log-fs.ts';
+import type { LogRecord } from './log-record.ts';
+
+/** The old log as the new one needs it: where it lives and where its acknowledged lines end now. */
+export interface OldLog {
+  fs: LogFileSystem;
+  path: string;
+  size(): number;
+}
+
+/** The steps of a rewrite, in order: write (any time), finish (between two commit batches), or abandon. */
+export interface LogRewrite {
+  /** Writes `records` (read once, as written), then the lines appended to the old log so far. */
+  write(records: Iterable<LogRecord> | AsyncIterable<LogRecord>): Promise<void>;
+  /**
+   * Copies the last lines appended, syncs and renames the new log over the old one. Called between two
+   * commit batches, so no append is under way and none is missed. Resolves with the new log's size.
+   */
+  finish(): Promise<number>;
+  /** Removes the new file; the old log stays the log. */
+  abandon(): Promise<void>;
+}
+
+export class NewLog implements LogRewrite {
+  readonly #old: OldLog;
+  readonly #temporary: string;
+  readonly #file: LogFile;
+  readonly #writer: ChunkedWriter;
+  // How far the old log has been copied: the records written replace everything before where it began.
+  #copied: number;
+  // Where the next byte goes in the new file.
+  #position = 0;
+  #closed = false;
+
+  constructor(old: OldLog, temporary: string, file: LogFile, maxChunkBytes: number) {
+    this.#old = old;
+    this.#temporary = temporary;
+    this.#file = file;
+    this.#copied = old.size();
+    this.#writer = new ChunkedWriter((chunk) => this.#append(chunk), maxChunkBytes);
+  }
+
+  async write(records: Iterable<LogRecord> | AsyncIterable<LogRecord>): Promise<void> {
+    // Line by line into bounded chunks: a log larger than V8's string cap compacts like any other.
+    for await (const record of records) await this.#writer.add(JSON.stringify(record) + '\n');
+    await this.#catchUp();
+  }
+
+  async finish(): Promise<number> {
+    await this.#catchUp();
+    await this.#file.sync();
+    await this.#close();
+    // The atomic switch: before it the old log is the log, after it the new one.
+    await this.#old.fs.rename(this.#temporary, this.#old.path);
+    return this.#position;
+  }
+
+  async abandon(): Promise<void> {
+    await this.#close().catch(() => {});
+    await this.#old.fs.remove(this.#temporary).catch(() => {});
+  }
+
+  // The old log's lines appended (and acknowledged) since the last copy, as they are: in order, the same bytes.
+  async #catchUp(): Promise<void> {
+    await this.#writer.flush();
+    const end = this.#old.size();
+    for await (const chunk of this.#old.fs.readChunks(this.#old.path, { start: this.#copied, end })) {
+      await this.#append(chunk);
+    }
+    this.#copied = end;
+  }
+
+  async #append(chunk: Buffer): Promise<void> {
+    await writeAll(this.#file, chunk, this.#position);
+    this.#position += chunk.length;
+  }
+
+  async #close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#file.close();
+  }
+}
+
+export async function writeAll(file: LogFile, bytes: Buffer, position: number): Promise<void> {
+  let written = 0;
+  while (written < bytes.length) {
+    const count = await file.write(bytes.subarray(written), position + written);
+    if (count <= 0) throw new Error(`the file system wrote nothing at byte ${position + written}`);
+    written += count;
+  }
+}

@@ -1,0 +1,174 @@
+// Compaction and the offline commands on large logs, one measure at a time (not part of `npm run bench`):
+//   prepare --dir D [--datasets N] [--mib M]  ingest N bench datasets x 20 columns, then column edits to M MiB
+//   live --dir D [--writers W]               compact in process under W writers: event-loop delay, write latency
+//   cli --dir D                              `minihub compact` and `export --out` as processes: peak RSS, sizes
+// Works on a copy of D's log for `live` and `cli`, so D can be measured again.
+
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { Session } from 'node:inspector/promises';
+import { writeFileSync } from 'node:fs';
+
+import { editFieldDescription } from '../../src/resolvers/edits.ts';
+import { Store } from '../../src/store/store.ts';
+import { datasetUrn, writeCatalogueFiles } from './catalogue.ts';
+import { columnPath } from './catalogue-words.ts';
+import { fmt, log, memoryMb, quantile, ROOT } from './harness.ts';
+import { RUNNERS } from './startup.ts';
+
+const COLUMNS = 20;
+const LOG = 'catalogue.jsonl';
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    dir: { type: 'string' },
+    datasets: { type: 'string', default: '10000' },
+    mib: { type: 'string', default: '200' },
+    writers: { type: 'string', default: '32' },
+    runner: { type: 'string', default: 'tsx' },
+    profile: { type: 'string' },
+  },
+});
+const dir = values.dir ?? join(tmpdir(), 'minihub-compaction');
+const datasets = Number(values.datasets);
+
+/** One column edit of a random bench dataset, as `updateDescription` commits it (without GraphQL). */
+function randomEdit(store: Store, count: number): Promise<unknown> {
+  const index = Math.floor(Math.random() * datasets);
+  const urn = datasetUrn(index);
+  const path = columnPath(index, Math.floor(Math.random() * COLUMNS));
+  return store.commit('updateDescription', 'urn:li:corpuser:datahub', (reader) => [
+    editFieldDescription(reader, urn, path, `edited ${count} ${'x'.repeat(count % 40)}`),
+  ]);
+}
+
+async function prepare(): Promise<void> {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const files = await writeCatalogueFiles(dir, datasets, COLUMNS);
+  await run([...RUNNERS.tsx, 'ingest', ...files, '--data', join(dir, 'data')]);
+  for (const file of files) rmSync(file);
+  const store = await Store.open({ dataDir: join(dir, 'data'), autoCompact: false });
+  const target = Number(values.mib) * 1024 * 1024;
+  let count = 0;
+  const writer = async () => {
+    while (store.logBytes < target) await randomEdit(store, ++count);
+  };
+  await Promise.all(Array.from({ length: 32 }, writer));
+  await store.close();
+  log(`prepared ${dir}/data: ${fmt(statSync(join(dir, 'data', LOG)).size / 2 ** 20, 1)} MiB, ${count} edits`);
+}
+
+/** A copy of the prepared data directory, to measure on. */
+function copy(): string {
+  const target = mkdtempSync(join(tmpdir(), 'minihub-compaction-run-'));
+  copyFileSync(join(dir, 'data', LOG), join(target, LOG));
+  return target;
+}
+
+async function live(): Promise<void> {
+  const dataDir = copy();
+  try {
+    const openedAt = performance.now();
+    const store = await Store.open({ dataDir, autoCompact: false });
+    log(`opened in ${fmt(performance.now() - openedAt)} ms; log ${fmt(store.logBytes / 2 ** 20, 1)} MiB`);
+    let count = 0;
+    let compacting = true;
+    const latencies: number[] = [];
+    const writer = async () => {
+      while (compacting) {
+        const started = performance.now();
+        await randomEdit(store, ++count);
+        latencies.push(performance.now() - started);
+        // About the mixed load's write share: a write every few ms per writer.
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    };
+    const session = values.profile === undefined ? null : new Session();
+    session?.connect();
+    await session?.post('Profiler.enable');
+    await session?.post('Profiler.start');
+    const delay = monitorEventLoopDelay({ resolution: 1 });
+    delay.enable();
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    const writers = Array.from({ length: Number(values.writers) }, writer);
+    const report = await store.compact();
+    const ms = performance.now() - started;
+    const used = process.cpuUsage(cpu);
+    compacting = false;
+    if (session !== null) {
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(values.profile as string, JSON.stringify(profile));
+    }
+    await Promise.all(writers);
+    delay.disable();
+    log(
+      `compacted ${fmt(report.bytesBefore / 2 ** 20, 1)} → ${fmt(report.bytesAfter / 2 ** 20, 1)} MiB ` +
+        `(${report.records} state + ${report.historyRecords} history records) in ${fmt(ms)} ms, ` +
+        `${fmt((used.user + used.system) / 1e6, 2)} CPU-s`,
+    );
+    log(
+      `event-loop delay max ${fmt(delay.max / 1e6, 1)} ms, p99 ${fmt(delay.percentile(99) / 1e6, 1)} ms; ` +
+        `${latencies.length} writes during it: p50 ${fmt(quantile(latencies, 0.5), 1)} ms, ` +
+        `p99 ${fmt(quantile(latencies, 0.99), 1)} ms, max ${fmt(quantile(latencies, 1), 1)} ms`,
+    );
+    await store.close();
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Runs the CLI with `args` to the end, sampling its peak RSS; resolves with it in MB and the CPU seconds. */
+function run(args: string[]): Promise<{ peakMb: number; ms: number }> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    let peakMb = 0;
+    const sample = setInterval(() => {
+      try {
+        peakMb = Math.max(peakMb, memoryMb(child.pid as number, 'VmHWM'));
+      } catch {
+        // Exited between two samples.
+      }
+    }, 20);
+    child.once('exit', (code) => {
+      clearInterval(sample);
+      if (code === 0) resolve({ peakMb, ms: performance.now() - started });
+      else reject(new Error(`${args.join(' ')} exited with ${code}`));
+    });
+  });
+}
+
+async function cli(): Promise<void> {
+  const runner = RUNNERS[values.runner as keyof typeof RUNNERS];
+  const dataDir = copy();
+  const out = join(dataDir, 'export.json');
+  try {
+    const logMb = statSync(join(dataDir, LOG)).size / 2 ** 20;
+    const exported = await run([...runner, 'export', '--data', dataDir, '--out', out]);
+    const exportMb = statSync(out).size / 2 ** 20;
+    log(
+      `export: log ${fmt(logMb, 1)} MiB → ${fmt(exportMb, 1)} MiB in ${fmt(exported.ms)} ms, ` +
+        `peak RSS ${fmt(exported.peakMb)} MB = ${fmt(exported.peakMb / logMb, 2)}x the log`,
+    );
+    const compacted = await run([...runner, 'compact', '--data', dataDir]);
+    const compactMb = statSync(join(dataDir, LOG)).size / 2 ** 20;
+    log(
+      `compact: ${fmt(logMb, 1)} → ${fmt(compactMb, 1)} MiB (${fmt(compactMb / exportMb, 2)}x the export) in ` +
+        `${fmt(compacted.ms)} ms, peak RSS ${fmt(compacted.peakMb)} MB = ${fmt(compacted.peakMb / logMb, 2)}x the log`,
+    );
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const command = positionals[0];
+if (command === 'prepare') await prepare();
+else if (command === 'live') await live();
+else if (command === 'cli') await cli();
+else throw new Error('usage: compaction.ts prepare|live|cli --dir D');
