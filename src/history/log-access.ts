@@ -6,6 +6,7 @@ import type { LogFileSystem } from '../store/log-fs.ts';
 import type { LogRecord } from '../store/log-record.ts';
 import type { LogSource } from './history-index.ts';
 import { allChanges, candidateRecords, TrackedState } from './tracked-records.ts';
+import { historyEntry } from './value-patch.ts';
 
 /**
  * The history index's way into the store's log at `path`: `between` runs a job between two commit
@@ -55,7 +56,8 @@ export async function* historyRecords(chunks: AsyncIterable<Buffer>): AsyncGener
   for await (const record of candidateRecords(chunks)) {
     const changes = state.step(allChanges(record));
     if (changes.length === 0) continue;
-    const history = changes.map(({ urn, aspect, value }) => ({ urn, aspect, value }));
+    // A value is kept as what changed from the one before it, when that is shorter (one column of a wide table).
+    const history = changes.map((change) => historyEntry(change, change.before));
     yield { time: record.time, actor: record.actor, op: record.op, changes: [], history };
   }
 }

@@ -7,6 +7,7 @@ import { decodeUtf8, wholeLineRuns } from '../store/log-lines.ts';
 import { loggedValue } from '../store/column-edit.ts';
 import { parseLogRecord, type AspectChange, type LoggedChange, type LoggedRecord } from '../store/log-record.ts';
 import { isTracked, sameJson, TRACKED_ASPECTS } from './change-events.ts';
+import { isPatched, patchedValue } from './value-patch.ts';
 
 // Records are written by JSON.stringify, so a change of a tracked aspect shows as exactly this text;
 // a line without any of these holds none and is not parsed at all.
@@ -77,7 +78,9 @@ export class TrackedState {
       if (!isTracked(urn, aspect)) continue;
       const key = `${urn}\u0000${aspect}`;
       const before = this.#values.has(key) ? this.#values.get(key) : this.#fallback(urn, aspect);
-      const value = loggedValue(change, () => before);
+      // A column edit read from the log applies to the value before it (column-edit.ts), and so does a
+      // value compaction's history kept as a patch (value-patch.ts).
+      const value = isPatched(change) ? patchedValue(change, before) : loggedValue(change, () => before);
       if (sameJson(before, value)) continue;
       found.push({ urn, aspect, value, before: before ?? undefined });
       this.#values.set(key, value);

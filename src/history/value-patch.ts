@@ -1,0 +1,92 @@
+// How a history record written by compaction keeps a tracked value: as what changed from the value before
+// it (one column's entry of a wide editableSchemaMetadata, not the whole aspect), when that is shorter
+// and rebuilds the value exactly. Pure: no log, no store; it never changes the values it is given.
+
+import { isJsonObject, type JsonObject, type JsonValue } from '../aspects/json.ts';
+import type { AspectChange, LoggedChange } from '../store/log-record.ts';
+
+/**
+ * A change whose `value` is a patch of the value before it (see patchOf); only compaction's history
+ * records hold them, and only where the value before is in the history too.
+ */
+export interface PatchedChange extends AspectChange {
+  patch: true;
+}
+
+// A patch: a new value ("="), an object's changed keys ("o", each a patch) and removed ones ("d"), or an
+// array's new length ("a") and changed items ("i", by index, each a patch).
+type Patch = { '=': JsonValue } | { o: Record<string, Patch>; d?: string[] } | { a: number; i: Record<string, Patch> };
+
+/** `change` as a history entry: a patch of `before` when that is shorter and exact, else as it is. */
+export function historyEntry(change: AspectChange, before: JsonValue | undefined): AspectChange | PatchedChange {
+  const { urn, aspect, value } = change;
+  if (before === undefined || before === null) return { urn, aspect, value };
+  const patch = diff(before, value);
+  if (patch === undefined) return { urn, aspect, value };
+  const whole = JSON.stringify(value);
+  const patchText = JSON.stringify(patch) as string;
+  // Checked, not assumed: the patch must give back the same text, key order included.
+  if (patchText.length + 14 >= whole.length || JSON.stringify(applyPatch(before, patch)) !== whole) {
+    return { urn, aspect, value };
+  }
+  return { urn, aspect, value: patch as unknown as JsonValue, patch: true };
+}
+
+/** Whether `change` holds a patch rather than a value. */
+export function isPatched(change: LoggedChange): change is PatchedChange {
+  return (change as Partial<PatchedChange>).patch === true;
+}
+
+/** The value a patched change stands for, given the value before it. */
+export function patchedValue(change: PatchedChange, before: JsonValue | undefined): JsonValue {
+  if (before === undefined || before === null)
+    throw new Error(`a patch of ${change.aspect} of ${change.urn} without a value before it`);
+  return applyPatch(before, change.value as unknown as Patch);
+}
+
+function diff(before: JsonValue, after: JsonValue): Patch | undefined {
+  if (before === after) return undefined;
+  if (Array.isArray(before) && Array.isArray(after)) {
+    const items: Record<string, Patch> = {};
+    let changed = before.length !== after.length;
+    after.forEach((item, index) => {
+      const patch = index < before.length ? diff(before[index] as JsonValue, item) : { '=': item };
+      if (patch !== undefined) {
+        items[index] = patch;
+        changed = true;
+      }
+    });
+    return changed ? { a: after.length, i: items } : undefined;
+  }
+  if (isJsonObject(before) && isJsonObject(after)) {
+    const keys: Record<string, Patch> = {};
+    let changed = false;
+    for (const [key, value] of Object.entries(after)) {
+      const patch = Object.hasOwn(before, key) ? diff(before[key] as JsonValue, value) : { '=': value };
+      if (patch !== undefined) {
+        keys[key] = patch;
+        changed = true;
+      }
+    }
+    const removed = Object.keys(before).filter((key) => !Object.hasOwn(after, key));
+    if (!changed && removed.length === 0) return undefined;
+    return removed.length === 0 ? { o: keys } : { o: keys, d: removed };
+  }
+  if (JSON.stringify(before) === JSON.stringify(after)) return undefined;
+  return { '=': after };
+}
+
+function applyPatch(before: JsonValue, patch: Patch): JsonValue {
+  if ('=' in patch) return patch['='];
+  if ('a' in patch) {
+    const items = Array.isArray(before) ? before.slice(0, patch.a) : [];
+    for (const [index, item] of Object.entries(patch.i)) {
+      items[Number(index)] = applyPatch(items[Number(index)] as JsonValue, item);
+    }
+    return items;
+  }
+  const result: JsonObject = { ...(isJsonObject(before) ? before : {}) };
+  for (const key of patch.d ?? []) delete result[key];
+  for (const [key, item] of Object.entries(patch.o)) result[key] = applyPatch(result[key] as JsonValue, item);
+  return result;
+}
