@@ -4,7 +4,8 @@ import { MinihubError } from '../errors.ts';
 import { COMPACT_HELP } from './help.ts';
 import { dataDirOf, parse } from './options.ts';
 import type { CliIo } from './io.ts';
-import { withStore } from './with-store.ts';
+import { compactOffline } from '../store/offline.ts';
+import { withLog } from './with-store.ts';
 
 export async function compactCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(
@@ -18,7 +19,8 @@ export async function compactCommand(args: string[], io: CliIo): Promise<number>
   }
   if (positionals.length > 0)
     throw new MinihubError('USAGE', `compact takes no arguments, got "${positionals.join(' ')}"`);
-  const report = await withStore(io, dataDirOf(values.data, io.env), (store) => store.compact());
+  // Streamed from the log, never replayed into a catalogue: memory stays bounded on a log of any size.
+  const report = await withLog(io, dataDirOf(values.data, io.env), compactOffline);
   const history = report.historyRecords > 0 ? `, plus ${report.historyRecords} of change history` : '';
   io.stdout.write(
     `compacted: ${report.bytesBefore} → ${report.bytesAfter} bytes, ${report.records} records (one per entity)${history}\n`,

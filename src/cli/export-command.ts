@@ -9,13 +9,13 @@ import { basename, dirname, join } from 'node:path';
 
 import { MinihubError } from '../errors.ts';
 import type { ChunkSink } from '../store/chunked-writer.ts';
-import { exportedRecords, writeMcpFile, type McpRecord } from '../datahub/export.ts';
+import { exportedRecordsOf, writeMcpFile, type McpRecord } from '../datahub/export.ts';
 import { LOG_FILE } from '../store/file-log.ts';
 import { EXPORT_HELP } from './help.ts';
 import { plural } from './report.ts';
 import { dataDirOf, parse } from './options.ts';
 import type { CliIo, CliStream } from './io.ts';
-import { withStore } from './with-store.ts';
+import { withLog } from './with-store.ts';
 
 export async function exportCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(
@@ -39,12 +39,15 @@ export async function exportCommand(args: string[], io: CliIo): Promise<number> 
       `no catalogue in ${dataDir} (expected ${join(dataDir, LOG_FILE)}); nothing to export`,
     );
   }
-  // The records are written as they are read from the catalogue, so the store (and its lock) stays
-  // open until the last byte is out: nothing can change it meanwhile.
-  await withStore(io, dataDir, async (store) => {
+  // The records are read from the log as they are written, so the directory stays locked until the last
+  // byte is out: nothing can change it meanwhile. Only where each value is is held, never the values.
+  await withLog(io, dataDir, async ({ index, path, warn }) => {
+    const tail = index.read?.tail.length ?? 0;
+    if (tail > 0)
+      warn(`${path}: the last line is incomplete (${tail} bytes, a write cut short by a crash); not exported`);
     const counts = new EntityCounts();
-    const records = counts.counting(exportedRecords(store.catalogue));
-    const tokens = [...store.catalogue.urnsOfType('dataHubAccessToken')].length;
+    const records = counts.counting(exportedRecordsOf(index.entities()));
+    const tokens = [...index.urns()].filter((urn) => urn.startsWith('urn:li:dataHubAccessToken:')).length;
     if (out === undefined) {
       await writeToStream(io.stdout, (sink) => writeMcpFile(records, sink));
       io.stderr.write(`${counts.summary(tokens, 'stdout')}\n`);
@@ -62,8 +65,8 @@ class EntityCounts {
   #lastUrn: string | null = null;
   readonly #perType = new Map<string, number>();
 
-  *counting(records: Iterable<McpRecord>): Generator<McpRecord> {
-    for (const record of records) {
+  async *counting(records: AsyncIterable<McpRecord>): AsyncGenerator<McpRecord> {
+    for await (const record of records) {
       this.#records++;
       if (record.entityUrn !== this.#lastUrn) {
         this.#lastUrn = record.entityUrn;

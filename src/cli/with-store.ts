@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { MinihubError } from '../errors.ts';
 import { SEED_MARKER_FILE } from '../seeding.ts';
 import { LOG_FILE } from '../store/file-log.ts';
+import { withOfflineLog, type OfflineLog } from '../store/offline.ts';
 import { Store } from '../store/store.ts';
 import type { CliIo } from './io.ts';
 import { quoted } from './options.ts';
@@ -26,18 +27,39 @@ export async function withStore<T>(
   options: WithStoreOptions = {},
 ): Promise<T> {
   if (options.create !== true) requireCatalogue(dataDir, options.offerCreate === true);
-  const warn = (message: string): void => void io.stderr.write(`minihub: ${message}\n`);
+  const warn = warning(io);
   const store = await Store.open({ dataDir, warn });
-  // serve refuses such a directory; a command that only reads or adds to it may go on, but says so.
-  if (existsSync(join(dataDir, SEED_MARKER_FILE))) {
-    warn(
-      `${quoted(dataDir)} holds a seed that was never completed (${SEED_MARKER_FILE}): its catalogue may be partial; "minihub serve --seed" with the same files completes it`,
-    );
-  }
+  warnOfPartialSeed(dataDir, warn);
   try {
     return await run(store);
   } finally {
     await store.close();
+  }
+}
+
+/**
+ * Like withStore for a command that only streams the log (export, compact): the directory locked and its
+ * log read into an index, never replayed into a catalogue, so memory stays bounded whatever the log's size.
+ */
+export async function withLog<T>(io: CliIo, dataDir: string, run: (log: OfflineLog) => Promise<T>): Promise<T> {
+  requireCatalogue(dataDir, false);
+  const warn = warning(io);
+  return withOfflineLog(dataDir, warn, (log) => {
+    warnOfPartialSeed(dataDir, warn);
+    return run(log);
+  });
+}
+
+function warning(io: CliIo): (message: string) => void {
+  return (message) => void io.stderr.write(`minihub: ${message}\n`);
+}
+
+// serve refuses such a directory; a command that only reads or adds to it may go on, but says so.
+function warnOfPartialSeed(dataDir: string, warn: (message: string) => void): void {
+  if (existsSync(join(dataDir, SEED_MARKER_FILE))) {
+    warn(
+      `${quoted(dataDir)} holds a seed that was never completed (${SEED_MARKER_FILE}): its catalogue may be partial; "minihub serve --seed" with the same files completes it`,
+    );
   }
 }
 

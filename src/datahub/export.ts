@@ -46,14 +46,23 @@ export function exportCatalogue(catalogue: Pick<Catalogue, 'entities'>): McpReco
  * values (not copies: only for serialising). The catalogue must not change until the last is taken.
  */
 export function* exportedRecords(catalogue: Pick<Catalogue, 'entities'>): Generator<McpRecord> {
-  for (const [urn, aspects] of catalogue.entities()) {
-    // The same parse ingestion checks `entityType` against, so the two always agree.
-    const { entityType } = parseUrn(urn);
-    if (entityType === TOKEN_ENTITY_TYPE) continue;
-    for (const [aspectName, value] of aspects) {
-      if (aspectName === TOKEN_ASPECT) continue;
-      yield { entityType, entityUrn: urn, changeType: 'UPSERT', aspectName, aspect: { json: value } };
-    }
+  for (const [urn, aspects] of catalogue.entities()) yield* entityRecords(urn, aspects);
+}
+
+/** exportedRecords() of entities read as they are asked for (a log read from disk, see LogIndex). */
+export async function* exportedRecordsOf(
+  entities: AsyncIterable<[string, ReadonlyMap<string, JsonValue>]>,
+): AsyncGenerator<McpRecord> {
+  for await (const [urn, aspects] of entities) yield* entityRecords(urn, aspects);
+}
+
+function* entityRecords(urn: string, aspects: ReadonlyMap<string, JsonValue>): Generator<McpRecord> {
+  // The same parse ingestion checks `entityType` against, so the two always agree.
+  const { entityType } = parseUrn(urn);
+  if (entityType === TOKEN_ENTITY_TYPE) return;
+  for (const [aspectName, value] of aspects) {
+    if (aspectName === TOKEN_ASPECT) continue;
+    yield { entityType, entityUrn: urn, changeType: 'UPSERT', aspectName, aspect: { json: value } };
   }
 }
 
@@ -69,13 +78,13 @@ export function mcpFileText(records: readonly McpRecord[]): string {
  * Returns how many records were written.
  */
 export async function writeMcpFile(
-  records: Iterable<McpRecord>,
+  records: Iterable<McpRecord> | AsyncIterable<McpRecord>,
   sink: ChunkSink,
   maxChunkBytes?: number,
 ): Promise<number> {
   const writer = new ChunkedWriter(sink, maxChunkBytes);
   let count = 0;
-  for (const record of records) {
+  for await (const record of records) {
     await writer.add(`${count === 0 ? '[\n' : ',\n'}${JSON.stringify(record, null, 4)}`);
     count++;
   }

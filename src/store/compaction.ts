@@ -58,12 +58,12 @@ export interface CompactedCounts {
 
 /**
  * The compacted log's records: first `history` (records replay skips, see src/history/), then one record
- * per entity of `snapshot`, numbered from 1. Gives the event loop back at least every SLICE_MS, and
+ * per entity of `entities` (a CatalogueSnapshot's, or a LogIndex's), numbered from 1. Gives the event loop back at least every SLICE_MS, and
  * stops once `stopped()`.
  */
 export async function* compactedRecords(
   history: Iterable<Omit<LogRecord, 'seq'>> | AsyncIterable<Omit<LogRecord, 'seq'>>,
-  snapshot: CatalogueSnapshot,
+  entities: Iterable<[string, AspectChange[]]> | AsyncIterable<[string, AspectChange[]]>,
   counts: CompactedCounts,
   stopped: () => boolean,
 ): AsyncGenerator<LogRecord> {
@@ -81,7 +81,7 @@ export async function* compactedRecords(
     yield { seq: counts.history + counts.records, ...record };
     await breathe();
   }
-  for (const [, changes] of snapshot.entities()) {
+  for await (const [, changes] of entities) {
     counts.records++;
     yield { seq: counts.history + counts.records, time, actor: COMPACTION_ACTOR, op: 'compact', changes };
     await breathe();

@@ -250,7 +250,7 @@ export class Store {
     try {
       // Commits go on meanwhile: the new log gets the lines they append to the old one after the snapshot.
       const kept = history === null ? [] : historyRecords(history);
-      await rewrite.write(compactedRecords(kept, snapshot, counts, () => this.#commits.closed));
+      await rewrite.write(compactedRecords(kept, snapshot.entities(), counts, () => this.#commits.closed));
       // The switch, between two batches: the last lines carried over, then the new log is the log.
       await this.#commits.schedule(async () => {
         this.#snapshot = null;

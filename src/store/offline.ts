@@ -1,0 +1,77 @@
+// A data directory's log used without opening a store (`minihub export` and `compact`): the directory
+// locked, the log read once into a LogIndex (places, not values), then streamed. Memory stays near the
+// index's size whatever the log's; nothing is replayed into a catalogue and no value is kept.
+
+import { join } from 'node:path';
+
+import type { JsonValue } from '../aspects/json.ts';
+import { historyRecords } from '../history/log-access.ts';
+import { compactedRecords, type CompactedCounts } from './compaction.ts';
+import {
+  LOG_FILE,
+  lockDataDirectory,
+  openForAppend,
+  removeInterruptedCompaction,
+  replayFailure,
+  rewriteLog,
+} from './file-log.ts';
+import type { LogFileSystem } from './log-fs.ts';
+import { LogIndex } from './log-index.ts';
+import type { AspectChange } from './log-record.ts';
+import { nodeLogFileSystem } from './node-log-fs.ts';
+import type { CompactionReport } from './store-options.ts';
+
+export interface OfflineLog {
+  fs: LogFileSystem;
+  dir: string;
+  path: string;
+  index: LogIndex;
+  warn: (message: string) => void;
+}
+
+/** Locks `dataDir`, reads its log into an index (refusing a bad line as Store.open does), runs `run`, unlocks. */
+export async function withOfflineLog<T>(
+  dataDir: string,
+  warn: (message: string) => void,
+  run: (log: OfflineLog) => Promise<T>,
+  fs: LogFileSystem = nodeLogFileSystem,
+): Promise<T> {
+  const path = join(dataDir, LOG_FILE);
+  const release = await lockDataDirectory(dataDir);
+  try {
+    await removeInterruptedCompaction(fs, path, warn);
+    const index = await LogIndex.read(fs, path).catch((error: unknown) => {
+      throw replayFailure(path, error);
+    });
+    return await run({ fs, dir: dataDir, path, index, warn });
+  } finally {
+    release();
+  }
+}
+
+/** Rewrites the log as its state (after its history, see src/history/), as Store.compact does, streaming. */
+export async function compactOffline({ fs, dir, path, index, warn }: OfflineLog): Promise<CompactionReport> {
+  // As Store.open: a torn last line is cut off and saved aside first.
+  const replayed = index.read as NonNullable<LogIndex['read']>;
+  const log = await openForAppend({ fs, dir, path, replayed, release: () => {}, warn });
+  try {
+    const bytesBefore = log.size;
+    const counts: CompactedCounts = { records: 0, history: 0 };
+    const history = historyRecords(fs.readChunks(path, { end: bytesBefore }));
+    await rewriteLog(
+      log,
+      compactedRecords(history, stateChanges(index.entities()), counts, () => false),
+    );
+    return { bytesBefore, bytesAfter: log.size, records: counts.records, historyRecords: counts.history };
+  } finally {
+    await log.close();
+  }
+}
+
+async function* stateChanges(
+  entities: AsyncIterable<[string, Map<string, JsonValue>]>,
+): AsyncGenerator<[string, AspectChange[]]> {
+  for await (const [urn, aspects] of entities) {
+    yield [urn, [...aspects].map(([aspect, value]) => ({ urn, aspect, value }))];
+  }
+}
