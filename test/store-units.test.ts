@@ -260,6 +260,18 @@ catalogue('estimates log bytes of a lazy value without building it', () => {
   assert.is(lazy.asked, 0);
 });
 
+catalogue('measures in slices what estimateLogBytes() gives at once, building nothing', async () => {
+  const c = new Catalogue();
+  const lazy = new CountedValue({ name: 'x' });
+  c.restore('urn:li:tag:a', 'tagProperties', lazy);
+  for (let i = 0; i < 50; i++)
+    c.apply([{ urn: `urn:li:tag:t${i}`, aspect: 'tagProperties', value: { name: `t${i}` } }]);
+  // No time to spare: a turn of the event loop after every entity.
+  assert.is(await c.measureLogBytes(0), c.estimateLogBytes());
+  assert.ok(c.estimateLogBytes() > 123 + 50 * 40);
+  assert.is(lazy.asked, 0);
+});
+
 catalogue('staged changes read over the catalogue: staged values, removals and existence', () => {
   const c = new Catalogue();
   c.apply([

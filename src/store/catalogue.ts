@@ -82,11 +82,22 @@ export class Catalogue implements AspectReader {
   /** About how many bytes the live state takes as log lines, without building values held as text. */
   estimateLogBytes(): number {
     let bytes = 0;
+    for (const [urn, aspects] of this.#entities) bytes += logBytes(urn, aspects);
+    return bytes;
+  }
+
+  /**
+   * estimateLogBytes() a few milliseconds at a time, giving the event loop back in between (a large
+   * catalogue takes a good part of a second). Entities changed meanwhile count as they are when reached.
+   */
+  async measureLogBytes(sliceMs = 5): Promise<number> {
+    let bytes = 0;
+    let sliceStart = performance.now();
     for (const [urn, aspects] of this.#entities) {
-      for (const [aspect, value] of aspects) {
-        bytes +=
-          value instanceof LazyValue ? value.logBytes : urn.length + aspect.length + JSON.stringify(value).length + 40;
-      }
+      bytes += logBytes(urn, aspects);
+      if (performance.now() - sliceStart < sliceMs) continue;
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
     }
     return bytes;
   }
@@ -154,6 +165,15 @@ export class Catalogue implements AspectReader {
     this.#containers.clear();
     this.#epoch++;
   }
+}
+
+function logBytes(urn: string, aspects: ReadonlyMap<string, StoredValue>): number {
+  let bytes = 0;
+  for (const [aspect, value] of aspects) {
+    bytes +=
+      value instanceof LazyValue ? value.logBytes : urn.length + aspect.length + JSON.stringify(value).length + 40;
+  }
+  return bytes;
 }
 
 /** Asks a lazy value once and stores the answer in its place. */

@@ -9,7 +9,7 @@ import type { AspectChange, LogRecord } from './log-record.ts';
 
 const COMPACTION_ACTOR = 'urn:li:corpuser:datahub';
 // The longest stretch a compaction holds the event loop between two turns, in milliseconds.
-const SLICE_MS = 8;
+const SLICE_MS = 5;
 
 /** The catalogue as it stood when this was made, while commits keep changing the live one. */
 export class CatalogueSnapshot {

@@ -30,12 +30,10 @@ import { PARALLEL_REPLAY_MIN_BYTES, replayOnOneThread, type Replay, type Replaye
 import type { AppliedListener, ChangeBuilder, CompactionReport, OpenedStore, StoreOptions } from './store-options.ts';
 
 export type { AppliedListener, ChangeBuilder, CompactionReport, StoreOptions } from './store-options.ts';
-
 /** Compact automatically once the log is this many times the size of the live state… */
 export const COMPACT_RATIO = 4;
 /** …and at least this big, so small logs are left alone. */
 export const COMPACT_MIN_BYTES = 1024 * 1024;
-
 const RESET_ACTOR = 'urn:li:corpuser:datahub';
 
 /**
@@ -67,6 +65,7 @@ export class Store {
   // The compaction under way, if any, and the snapshot it writes (kept as commits change the catalogue).
   #compaction: Promise<CompactionReport> | null = null;
   #snapshot: CatalogueSnapshot | null = null;
+  #measuring = false;
 
   private constructor({ catalogue, log, replayed, options, logFile }: OpenedStore) {
     this.catalogue = catalogue;
@@ -164,10 +163,7 @@ export class Store {
     return exportCatalogue(this.catalogue);
   }
 
-  /**
-   * Replaces the whole catalogue with `changes` in one step between two commit batches, so no reader
-   * sees it half done. Memory stores only: a durable log is never rewritten this way.
-   */
+  /** Replaces the whole catalogue with `changes` between two commit batches, at once. Memory stores only. */
   resetTo(changes: readonly AspectChange[]): Promise<void> {
     if (this.#log.location !== 'memory') {
       return Promise.reject(
@@ -279,21 +275,25 @@ export class Store {
     this.#nextCompactionCheck = Math.max(COMPACT_MIN_BYTES, COMPACT_RATIO * this.#log.size);
   }
 
-  // Measuring the live state costs a pass over it, so it happens only when the log has grown past the
-  // last estimate; the next check waits until the log could again be COMPACT_RATIO times the state.
-  #compactionDue(): (() => Promise<void>) | null {
-    if (!this.#autoCompact || this.#compaction !== null || this.#log.size < this.#nextCompactionCheck) return null;
-    const liveBytes = this.catalogue.estimateLogBytes();
-    if (this.#log.size < COMPACT_RATIO * liveBytes) {
-      this.#nextCompactionCheck = Math.max(COMPACT_MIN_BYTES, COMPACT_RATIO * liveBytes);
+  // Measuring the live state costs a pass over it (in slices, commits going on), so it happens only when the
+  // log has grown past the last estimate; the next check waits until the log could be COMPACT_RATIO times it.
+  #compactionDue(): null {
+    if (!this.#autoCompact || this.#compaction || this.#measuring || this.#log.size < this.#nextCompactionCheck)
       return null;
-    }
-    // Started, not awaited: it runs beside the commits that follow.
-    return async () =>
-      void this.compact().then(
+    this.#measuring = true;
+    void this.catalogue.measureLogBytes().then((liveBytes) => {
+      this.#measuring = false;
+      if (this.#commits.closed || this.#compaction !== null) return;
+      if (this.#log.size < COMPACT_RATIO * liveBytes) {
+        this.#nextCompactionCheck = Math.max(COMPACT_MIN_BYTES, COMPACT_RATIO * liveBytes);
+        return;
+      }
+      this.compact().then(
         ({ bytesBefore, bytesAfter }) =>
           this.#warn(`compacted ${this.#log.location}: ${bytesBefore} → ${bytesAfter} bytes`),
         (error: unknown) => this.#warn(`automatic ${(error as Error).message}`),
       );
+    });
+    return null;
   }
 }

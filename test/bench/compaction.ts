@@ -1,6 +1,7 @@
 // Compaction and the offline commands on large logs, one measure at a time (not part of `npm run bench`):
 //   prepare --dir D [--datasets N] [--mib M]  ingest N bench datasets x 20 columns, then column edits to M MiB
-//   live --dir D [--writers W]               compact in process under W writers: event-loop delay, write latency
+//   live --dir D [--writers W] [--warm]      compact in process under W writers: event-loop delay, write latency
+//                                            (--warm: every value built first, as reads leave a running server)
 //   cli --dir D                              `minihub compact` and `export --out` as processes: peak RSS, sizes
 // Works on a copy of D's log for `live` and `cli`, so D can be measured again.
 
@@ -31,6 +32,7 @@ const { values, positionals } = parseArgs({
     writers: { type: 'string', default: '32' },
     runner: { type: 'string', default: 'tsx' },
     profile: { type: 'string' },
+    warm: { type: 'boolean', default: false },
   },
 });
 const dir = values.dir ?? join(tmpdir(), 'minihub-compaction');
@@ -76,6 +78,9 @@ async function live(): Promise<void> {
     const openedAt = performance.now();
     const store = await Store.open({ dataDir, autoCompact: false });
     log(`opened in ${fmt(performance.now() - openedAt)} ms; log ${fmt(store.logBytes / 2 ** 20, 1)} MiB`);
+    // As a server some time after start: its reads have built the values replay kept as text (a first read
+    // of a long ingest line holds the event loop for the whole line, compaction or not).
+    if (values.warm === true) for (const entity of store.catalogue.entities()) void entity;
     let count = 0;
     let compacting = true;
     const latencies: number[] = [];
