@@ -8,7 +8,7 @@ import type { Catalogue } from './catalogue.ts';
 import type { AspectChange, LogRecord } from './log-record.ts';
 
 const COMPACTION_ACTOR = 'urn:li:corpuser:datahub';
-// The longest stretch a compaction holds the event loop between two turns, in milliseconds.
+// The longest stretch a compaction holds the event loop between two turns, in milliseconds (see test/bench/NOTES.md).
 const SLICE_MS = 5;
 
 /** The catalogue as it stood when this was made, while commits keep changing the live one. */

@@ -9,7 +9,8 @@ import { parseLogRecord, type LogRecord } from './log-record.ts';
 
 // A place: line number times this, plus the change's index in the line (a line holds far fewer changes).
 const PER_LINE = 2 ** 24;
-// Parsed lines kept for the second pass: an entity's aspects, and its neighbours', mostly share a line.
+// Parsed lines kept for the second pass: an entity's aspects, and its neighbours', mostly share a line
+// (see test/bench/NOTES.md).
 const CACHED_LINES = 4;
 
 export class LogIndex {

@@ -3,12 +3,15 @@
 //   live --dir D [--writers W] [--warm]      compact in process under W writers: event-loop delay, write latency
 //                                            (--warm: every value built first, as reads leave a running server)
 //   cli --dir D                              `minihub compact` and `export --out` as processes: peak RSS, sizes
+//   mixed --dir D [--seconds S]              a server (compaction-server.ts, core 0) under the bench's mixed
+//                                            load (autocannon, core 1), compacting from the first second
 // Works on a copy of D's log for `live` and `cli`, so D can be measured again.
 
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Session } from 'node:inspector/promises';
@@ -18,7 +21,7 @@ import { editFieldDescription } from '../../src/resolvers/edits.ts';
 import { Store } from '../../src/store/store.ts';
 import { datasetUrn, writeCatalogueFiles } from './catalogue.ts';
 import { columnPath } from './catalogue-words.ts';
-import { fmt, log, memoryMb, quantile, ROOT } from './harness.ts';
+import { fmt, load, log, memoryMb, pin, quantile, ROOT, type Served } from './harness.ts';
 import { RUNNERS } from './startup.ts';
 
 const COLUMNS = 20;
@@ -31,6 +34,7 @@ const { values, positionals } = parseArgs({
     mib: { type: 'string', default: '200' },
     writers: { type: 'string', default: '32' },
     runner: { type: 'string', default: 'tsx' },
+    seconds: { type: 'string', default: '10' },
     profile: { type: 'string' },
     warm: { type: 'boolean', default: false },
   },
@@ -93,10 +97,10 @@ async function live(): Promise<void> {
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
     };
-    const session = values.profile === undefined ? null : new Session();
-    session?.connect();
-    await session?.post('Profiler.enable');
-    await session?.post('Profiler.start');
+    const profiler = values.profile === undefined ? null : new Session();
+    profiler?.connect();
+    await profiler?.post('Profiler.enable');
+    await profiler?.post('Profiler.start');
     const delay = monitorEventLoopDelay({ resolution: 1 });
     delay.enable();
     const cpu = process.cpuUsage();
@@ -106,8 +110,8 @@ async function live(): Promise<void> {
     const ms = performance.now() - started;
     const used = process.cpuUsage(cpu);
     compacting = false;
-    if (session !== null) {
-      const { profile } = await session.post('Profiler.stop');
+    if (profiler !== null) {
+      const { profile } = await profiler.post('Profiler.stop');
       writeFileSync(values.profile as string, JSON.stringify(profile));
     }
     await Promise.all(writers);
@@ -172,8 +176,65 @@ async function cli(): Promise<void> {
   }
 }
 
+const READ =
+  'query getDataset($urn: String!) { dataset(urn: $urn) { urn properties { description } schemaMetadata { fields { fieldPath description } } } }';
+const WRITE = 'mutation updateDescription($input: DescriptionUpdateInput!) { updateDescription(input: $input) }';
+
+/** The bench's mixed load: 95% reads of a random dataset, 5% column descriptions written. */
+function mixedBody(): string {
+  const index = Math.floor(Math.random() * datasets);
+  if (Math.random() >= 0.05) return JSON.stringify({ query: READ, variables: { urn: datasetUrn(index) } });
+  const input = {
+    description: `edited ${Math.random()}`,
+    resourceUrn: datasetUrn(index),
+    subResource: columnPath(index, Math.floor(Math.random() * COLUMNS)),
+    subResourceType: 'DATASET_FIELD',
+  };
+  return JSON.stringify({ query: WRITE, variables: { input } });
+}
+
+async function mixed(): Promise<void> {
+  const dataDir = copy();
+  const child = spawn(
+    process.execPath,
+    ['--max-semi-space-size=32', '--import', 'tsx', 'test/bench/compaction-server.ts', dataDir],
+    {
+      cwd: ROOT,
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
+  pin(child.pid as number, 0);
+  pin(process.pid, 1);
+  try {
+    const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream })[Symbol.asyncIterator]();
+    const url = /^listening (\S+)$/.exec(String((await lines.next()).value))?.[1] as string;
+    const served: Served = { url, token: '', child };
+    await load(served, mixedBody, { connections: 32, duration: 3 });
+    const compacted = (async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      child.stdin?.write('compact\n');
+      return JSON.parse(String((await lines.next()).value)) as Record<string, number>;
+    })();
+    const measured = await load(served, mixedBody, { connections: 32, duration: Number(values.seconds) });
+    const report = await compacted;
+    log(
+      `mixed load over ${values.seconds} s with a compaction from the first second: ${fmt(measured.rps)} req/s, ` +
+        `p50 ${fmt(measured.p50, 1)} ms, p99 ${fmt(measured.p99, 1)} ms, ${measured.failures} failed, server CPU ${fmt(100 * measured.cpu)}%`,
+    );
+    log(
+      `compaction ${fmt((report.bytesBefore as number) / 2 ** 20, 1)} → ${fmt((report.bytesAfter as number) / 2 ** 20, 1)} MiB ` +
+        `in ${fmt(report.ms as number)} ms; event-loop delay meanwhile max ${fmt(report.maxMs as number, 1)} ms, p99 ${fmt(report.p99Ms as number, 1)} ms`,
+    );
+  } finally {
+    child.stdin?.end();
+    await new Promise((resolve) => child.once('exit', resolve));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 const command = positionals[0];
 if (command === 'prepare') await prepare();
 else if (command === 'live') await live();
 else if (command === 'cli') await cli();
-else throw new Error('usage: compaction.ts prepare|live|cli --dir D');
+else if (command === 'mixed') await mixed();
+else throw new Error('usage: compaction.ts prepare|live|cli|mixed --dir D');
