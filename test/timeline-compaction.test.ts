@@ -76,7 +76,7 @@ compacted('keeps every step of the history in a fraction of the bytes, across re
   try {
     assert.equal(await third.history.steps(URN), steps);
     assert.equal(third.catalogue.aspect(URN, ASPECT), steps.at(-1)?.changes[0]?.value);
-    assert.match(readFileSync(join(dataDir, 'catalogue.jsonl'), 'utf8'), /"patch":true/);
+    assert.match(readFileSync(join(dataDir, 'catalogue.jsonl'), 'utf8'), /"patches":\[/);
   } finally {
     await third.close();
   }

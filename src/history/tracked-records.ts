@@ -7,7 +7,7 @@ import { decodeUtf8, wholeLineRuns } from '../store/log-lines.ts';
 import { loggedValue } from '../store/column-edit.ts';
 import { parseLogRecord, type AspectChange, type LoggedChange, type LoggedRecord } from '../store/log-record.ts';
 import { isTracked, sameJson, TRACKED_ASPECTS } from './change-events.ts';
-import { isPatched, patchedValue } from './value-patch.ts';
+import { asPatched, isPatched, patchedValue } from './value-patch.ts';
 
 // Records are written by JSON.stringify, so a change of a tracked aspect shows as exactly this text;
 // a line without any of these holds none and is not parsed at all.
@@ -19,9 +19,14 @@ export interface TrackedChange extends AspectChange {
   before: JsonValue | undefined;
 }
 
-/** Every change a record carries: its history (written by compaction, not replayed) and then its changes. */
+/**
+ * Every change a record carries: its history (written by compaction, not replayed), whole values then
+ * patches, and then its changes.
+ */
 export function allChanges(record: LoggedRecord): readonly LoggedChange[] {
-  return record.history === undefined ? record.changes : [...record.history, ...record.changes];
+  const { history, patches, changes } = record;
+  if (history === undefined && patches === undefined) return changes;
+  return [...(history ?? []), ...(patches ?? []).map(asPatched), ...changes];
 }
 
 /**

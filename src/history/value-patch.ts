@@ -3,11 +3,12 @@
 // and rebuilds the value exactly. Pure: no log, no store; it never changes the values it is given.
 
 import { isJsonObject, type JsonObject, type JsonValue } from '../aspects/json.ts';
-import type { AspectChange, LoggedChange } from '../store/log-record.ts';
+import { MinihubError } from '../errors.ts';
+import type { AspectChange, LoggedChange, LogRecord } from '../store/log-record.ts';
 
 /**
- * A change whose `value` is a patch of the value before it (see patchOf); only compaction's history
- * records hold them, and only where the value before is in the history too.
+ * A change whose `value` is a patch of the value before it (see historyEntry), as read from a compacted
+ * record's `patches`; in the log the field says so, not the entry.
  */
 export interface PatchedChange extends AspectChange {
   patch: true;
@@ -32,6 +33,47 @@ export function historyEntry(change: AspectChange, before: JsonValue | undefined
   return { urn, aspect, value: patch as unknown as JsonValue, patch: true };
 }
 
+/** A tracked change as compaction's history keeps it: the new value and the one it replaced. */
+export interface HistoryChange extends AspectChange {
+  before: JsonValue | undefined;
+}
+
+/**
+ * The history fields of one compacted record for `changes` (in the order they were made): whole values in
+ * `history`, patches in `patches`. A version that reads only `history` (every version before patches)
+ * then sees fewer steps, never a patch as a value; so the value a step leaves in the state (`isStateValue`)
+ * is kept whole, or that version would show a step at the compaction's time for the rest. Patches are read
+ * after `history`, so none is written before a whole value of the same aspect in the record.
+ */
+export async function historyFields(
+  changes: readonly HistoryChange[],
+  isStateValue: (change: AspectChange) => boolean | Promise<boolean>,
+): Promise<Pick<LogRecord, 'history' | 'patches'>> {
+  const history: AspectChange[] = [];
+  const patches: AspectChange[] = [];
+  const wholeLater = new Set<string>();
+  for (let index = changes.length - 1; index >= 0; index--) {
+    const change = changes[index] as HistoryChange;
+    const key = `${change.urn}\u0000${change.aspect}`;
+    const entry = wholeLater.has(key) ? change : historyEntry(change, change.before);
+    if (isPatched(entry) && !(await isStateValue(change))) {
+      patches.push({ urn: entry.urn, aspect: entry.aspect, value: entry.value });
+    } else {
+      history.push({ urn: change.urn, aspect: change.aspect, value: change.value });
+      wholeLater.add(key);
+    }
+  }
+  return {
+    ...(history.length > 0 && { history: history.reverse() }),
+    ...(patches.length > 0 && { patches: patches.reverse() }),
+  };
+}
+
+/** A record's `patches` entry as read: marked as a patch. */
+export function asPatched(change: AspectChange): PatchedChange {
+  return { ...change, patch: true };
+}
+
 /** Whether `change` holds a patch rather than a value. */
 export function isPatched(change: LoggedChange): change is PatchedChange {
   return (change as Partial<PatchedChange>).patch === true;
@@ -39,8 +81,13 @@ export function isPatched(change: LoggedChange): change is PatchedChange {
 
 /** The value a patched change stands for, given the value before it. */
 export function patchedValue(change: PatchedChange, before: JsonValue | undefined): JsonValue {
-  if (before === undefined || before === null)
-    throw new Error(`a patch of ${change.aspect} of ${change.urn} without a value before it`);
+  // Only a log edited by hand or damaged gets here: compaction writes a patch only after the value it patches.
+  if (before === undefined || before === null) {
+    throw new MinihubError(
+      'SERVER_ERROR',
+      `the change history in the log cannot be read: it keeps ${change.aspect} of ${change.urn} as a patch with no value before it to apply it to (the catalogue itself is unaffected)`,
+    );
+  }
   return applyPatch(before, change.value as unknown as Patch);
 }
 

@@ -40,6 +40,13 @@ export class CatalogueSnapshot {
     }
   }
 
+  /** The value `aspect` of `urn` has in the snapshot (undefined: none). */
+  value(urn: string, aspect: string): JsonValue | undefined {
+    const saved = this.#before.get(urn);
+    if (saved === undefined) return this.#catalogue.aspect(urn, aspect);
+    return saved?.get(aspect);
+  }
+
   #copy(urn: string): Map<string, JsonValue> | null {
     if (!this.#catalogue.exists(urn)) return null;
     const aspects = new Map<string, JsonValue>();

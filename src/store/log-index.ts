@@ -55,6 +55,12 @@ export class LogIndex {
     }
   }
 
+  /** The value `aspect` of `urn` has in the catalogue the log replays to (undefined: none). */
+  async value(urn: string, aspect: string): Promise<JsonValue | undefined> {
+    const place = this.#entities.get(urn)?.get(aspect);
+    return place === undefined ? undefined : this.#value(place);
+  }
+
   #add(record: LogRecord, line: string, at: number): void {
     const number = this.#starts.length;
     this.#starts.push(at);

@@ -20,9 +20,15 @@ export interface LogRecord {
   changes: AspectChange[];
   /**
    * Earlier values of tracked aspects that compaction keeps for the change history (src/history/):
-   * read by the history only, never replayed into the state.
+   * read by the history only, never replayed into the state. Whole values, as every version reads them.
    */
   history?: AspectChange[];
+  /**
+   * Like `history`, each value a patch of the aspect's value before it (src/history/value-patch.ts), read
+   * after `history`. A field of its own so a version that only knows `history` sees fewer steps, never a
+   * patch taken for a value.
+   */
+  patches?: AspectChange[];
 }
 
 export const COLUMN_EDIT_ASPECT = 'editableSchemaMetadata';
@@ -62,20 +68,22 @@ export function parseLogRecord(line: string): LoggedRecord | string {
     return `not valid JSON (${(error as Error).message})`;
   }
   if (!isJsonObject(value)) return 'expected a JSON object';
-  const { seq, time, actor, op, changes, history } = value;
+  const { seq, time, actor, op, changes, history, patches } = value;
   if (typeof seq !== 'number' || !Number.isInteger(seq)) return 'expected "seq" to be an integer';
   if (typeof time !== 'number') return 'expected "time" to be a number';
   if (typeof actor !== 'string') return 'expected "actor" to be a string';
   if (typeof op !== 'string') return 'expected "op" to be a string';
   if (!Array.isArray(changes)) return 'expected "changes" to be an array';
-  const bad = badChange(changes, 'changes');
+  const bad = badChange(changes, 'changes') ?? badList(history, 'history') ?? badList(patches, 'patches');
   if (bad !== null) return bad;
-  if (history !== undefined) {
-    if (!Array.isArray(history)) return 'expected "history" to be an array';
-    const badHistory = badChange(history, 'history');
-    if (badHistory !== null) return badHistory;
-  }
   return value as unknown as LoggedRecord;
+}
+
+// An optional list of changes beside `changes` (compaction's history).
+function badList(list: unknown, field: string): string | null {
+  if (list === undefined) return null;
+  if (!Array.isArray(list)) return `expected "${field}" to be an array`;
+  return badChange(list, field);
 }
 
 function badChange(changes: unknown[], field: string): string | null {

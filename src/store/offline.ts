@@ -57,7 +57,9 @@ export async function compactOffline({ fs, dir, path, index, warn }: OfflineLog)
   try {
     const bytesBefore = log.size;
     const counts: CompactedCounts = { records: 0, history: 0 };
-    const history = historyRecords(fs.readChunks(path, { end: bytesBefore }));
+    const history = historyRecords(fs.readChunks(path, { end: bytesBefore }), (urn, aspect) =>
+      index.value(urn, aspect),
+    );
     await rewriteLog(
       log,
       compactedRecords(history, stateChanges(index.entities()), counts, () => false),

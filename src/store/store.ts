@@ -245,7 +245,7 @@ export class Store {
     let carried = 0; // records committed during the compaction
     try {
       // Commits go on meanwhile: the new log gets the lines they append to the old one after the snapshot.
-      const kept = history === null ? [] : historyRecords(history);
+      const kept = history === null ? [] : historyRecords(history, (urn, aspect) => snapshot.value(urn, aspect));
       await rewrite.write(compactedRecords(kept, snapshot.entities(), counts, () => this.#commits.closed));
       // The switch, between two batches: the last lines carried over, then the new log is the log.
       await this.#commits.schedule(async () => {
