@@ -9,7 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { AspectChange } from '../src/store/catalogue.ts';
+import type { ByteRange } from '../src/store/log-fs.ts';
 import { Store } from '../src/store/store.ts';
+import { FaultyFileSystem } from './fixtures/faulty-fs.ts';
 import { tempDataDir } from './fixtures/server.ts';
 
 const LOG = 'catalogue.jsonl';
@@ -130,6 +132,41 @@ during('closing the store during a compaction waits for it or drops it, and lose
   } finally {
     await reopened.close();
   }
+});
+
+// Reading the log back fails while this is set (the faulty file system fails writes, not reads).
+class UnreadableLog extends FaultyFileSystem {
+  unreadable = false;
+  override readChunks(path: string, range?: ByteRange): AsyncIterable<Buffer> {
+    if (!this.unreadable) return super.readChunks(path, range);
+    return {
+      [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new Error('EIO: the log cannot be read')) }),
+    };
+  }
+}
+
+during('a compaction that cannot start closes and removes its new file; the next one runs', async () => {
+  const dataDir = tempDataDir();
+  const fileSystem = new UnreadableLog();
+  const store = await Store.open({ dataDir, fileSystem, autoCompact: false });
+  try {
+    await store.commit('edit', ROOT, set(DATASET(1), 'editableDatasetProperties', { description: 'one' }));
+    fileSystem.unreadable = true;
+    const error = await store.compact().then(
+      () => null,
+      (failure: unknown) => failure as Error,
+    );
+    assert.match(error?.message ?? '', /compaction of .* failed: EIO: the log cannot be read; the log is unchanged/);
+    assert.not.ok(existsSync(join(dataDir, `${LOG}.compact`)), 'the new file is removed');
+    fileSystem.unreadable = false;
+    await store.commit('edit', ROOT, set(DATASET(1), 'editableDatasetProperties', { description: 'two' }));
+    assert.is((await store.compact()).records, 1);
+  } finally {
+    await store.close();
+  }
+  const reopened = await Store.open({ dataDir });
+  assert.equal(reopened.catalogue.aspect(DATASET(1), 'editableDatasetProperties'), { description: 'two' });
+  await reopened.close();
 });
 
 during.run();

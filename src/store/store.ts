@@ -236,9 +236,14 @@ export class Store {
     const logFile = this.#logFile; // Between two batches: the catalogue's, the log's and the history's snapshots agree.
     const begun = await this.#commits.schedule(async () => {
       const rewrite = await this.#log.beginRewrite();
-      const history = logFile === null ? null : await openLogAt(logFile.fs, logFile.path, this.#log.size);
-      this.#snapshot = new CatalogueSnapshot(this.catalogue);
-      return { rewrite, history, snapshot: this.#snapshot, bytesBefore: this.#log.size, records: this.#recordCount };
+      try {
+        const history = logFile === null ? null : await openLogAt(logFile.fs, logFile.path, this.#log.size);
+        this.#snapshot = new CatalogueSnapshot(this.catalogue);
+        return { rewrite, history, snapshot: this.#snapshot, bytesBefore: this.#log.size, records: this.#recordCount };
+      } catch (error) {
+        await rewrite.abandon();
+        throw compactionFailure(this.#log.location, error, false);
+      }
     });
     const { rewrite, history, snapshot, bytesBefore } = begun;
     const counts: CompactedCounts = { records: 0, history: 0 };
