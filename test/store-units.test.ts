@@ -419,7 +419,7 @@ queue('commits that arrive together leave the queue as one batch, in arrival ord
       batches.push(batch.map(({ op }) => op));
       for (const commit of batch) commit.resolve([]);
     },
-    maintenanceDue: () => null,
+    afterBatch: () => {},
   });
   await Promise.all(['a', 'b', 'c'].map((op) => commits.commit(op, ACTOR, () => [])));
   await commits.commit('d', ACTOR, () => []);
@@ -427,22 +427,23 @@ queue('commits that arrive together leave the queue as one batch, in arrival ord
 });
 
 queue(
-  'a job runs after exactly the commits queued before it, and maintenance only after a batch that ran no job',
+  'a job runs after exactly the commits queued before it; the runner is told after each batch and its jobs',
   async () => {
     const order: string[] = [];
     let due = true;
-    const commits = new CommitQueue({
+    const commits: CommitQueue = new CommitQueue({
       async runBatch(batch: PendingCommit[]) {
         for (const commit of batch) {
           order.push(commit.op);
           commit.resolve([]);
         }
       },
-      maintenanceDue: () => {
-        order.push('asked for maintenance');
-        if (!due) return null;
+      afterBatch: () => {
+        order.push('after batch');
+        if (!due) return;
         due = false;
-        return async () => void order.push('maintenance');
+        // Maintenance scheduled then runs after the commits already queued, like any job.
+        void commits.schedule(async () => void order.push('maintenance'));
       },
     });
     const done = [
@@ -452,7 +453,7 @@ queue(
     ];
     await Promise.all(done);
     await commits.close();
-    assert.equal(order, ['first', 'job', 'second', 'asked for maintenance', 'maintenance']);
+    assert.equal(order, ['first', 'job', 'after batch', 'second', 'maintenance', 'after batch']);
     assert.match((await rejection(commits.commit('late', ACTOR, () => []))).message, /shutting down/);
   },
 );

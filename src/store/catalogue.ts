@@ -5,6 +5,7 @@
 import type { JsonValue } from '../aspects/json.ts';
 import type { AspectChange } from './log-record.ts';
 import { ContainerIndex } from './container-index.ts';
+import { putAspect } from './entity-aspects.ts';
 
 // Defined with the log's record format; re-exported because every reader of the catalogue meets it here.
 export type { AspectChange } from './log-record.ts';
@@ -140,21 +141,12 @@ export class Catalogue implements AspectReader {
     this.#versions.set(urn, (this.#versions.get(urn) ?? 0) + 1);
   }
 
-  // One change; removing an entity's last aspect removes the entity, so a later change re-creates it last.
-  // Returns the containers whose contents the change altered (see ContainerIndex.set).
+  // One change, by the rule in entity-aspects.ts. Returns the containers whose contents the change
+  // altered (see ContainerIndex.set).
   #put(urn: string, aspect: string, value: StoredValue): string[] {
-    let aspects = this.#entities.get(urn);
-    if (value === null) {
-      aspects?.delete(aspect);
-      if (aspects?.size === 0) this.#entities.delete(urn);
-      return aspect === 'container' ? this.#containers.set(urn, null) : [];
-    }
-    if (aspects === undefined) {
-      aspects = new Map();
-      this.#entities.set(urn, aspects);
-    }
-    aspects.set(aspect, value);
+    const aspects = putAspect(this.#entities, urn, aspect, value);
     if (aspect !== 'container') return [];
+    if (aspects === undefined) return this.#containers.set(urn, null);
     // A container aspect is small; one still held as text is built now, since the index needs its value.
     return this.#containers.set(urn, value instanceof LazyValue ? built(aspects, aspect, value) : value);
   }

@@ -19,8 +19,11 @@ export interface PendingCommit {
 export interface BatchRunner {
   /** Builds, appends and applies the batch's commits, answering each one; never throws. */
   runBatch(batch: PendingCommit[]): Promise<void>;
-  /** Asked after a batch that ran no job: maintenance due now, or null. */
-  maintenanceDue(): (() => Promise<void>) | null;
+  /**
+   * Told after each batch and the jobs due after it: maintenance may start then, as jobs it schedules
+   * (compaction measures the catalogue first, commits going on, see store-compaction.ts).
+   */
+  afterBatch(): void;
 }
 
 /** A job that must run after exactly the first `after` queued commits. */
@@ -96,13 +99,8 @@ export class CommitQueue {
         turn++
       )
         await yieldToIo();
-      let ran = 0;
-      while (this.#jobs[0]?.after === 0) {
-        await (this.#jobs.shift() as Job).run();
-        ran++;
-      }
-      const due = ran === 0 ? this.#runner.maintenanceDue() : null;
-      if (due !== null) this.#jobs.push({ after: this.#queue.length, run: due });
+      while (this.#jobs[0]?.after === 0) await (this.#jobs.shift() as Job).run();
+      if (limit > 0) this.#runner.afterBatch();
     }
     this.#flushing = null;
   }

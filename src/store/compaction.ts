@@ -30,13 +30,12 @@ export class CatalogueSnapshot {
   }
 
   /** Every entity of the snapshot with its aspects, in the catalogue's order; each read when it is reached. */
-  *entities(): Generator<[string, AspectChange[]]> {
+  *entities(): Generator<[string, ReadonlyMap<string, JsonValue>]> {
     for (const urn of this.#urns) {
       const saved = this.#before.get(urn);
+      // A copy taken now, in one step: a commit applied after this yield does not reach what it yields.
       const aspects = saved === undefined ? this.#copy(urn) : saved;
-      if (aspects === null) continue;
-      // Taken now, in one step: a commit applied after this yield does not reach what it yields.
-      yield [urn, [...aspects].map(([aspect, value]) => ({ urn, aspect, value }))];
+      if (aspects !== null) yield [urn, aspects];
     }
   }
 
@@ -63,14 +62,18 @@ export interface CompactedCounts {
   history: number;
 }
 
+/** Entities with their aspects' values, in the catalogue's order: a CatalogueSnapshot's or a LogIndex's. */
+export type EntityValues =
+  AsyncIterable<[string, ReadonlyMap<string, JsonValue>]> | Iterable<[string, ReadonlyMap<string, JsonValue>]>;
+
 /**
  * The compacted log's records: first `history` (records replay skips, see src/history/), then one record
- * per entity of `entities` (a CatalogueSnapshot's, or a LogIndex's), numbered from 1. Gives the event loop back at least every SLICE_MS, and
- * stops once `stopped()`.
+ * per entity of `entities`, numbered from 1 (see log-record.ts for what follows them). Gives the event
+ * loop back at least every SLICE_MS, and stops once `stopped()`.
  */
 export async function* compactedRecords(
   history: Iterable<Omit<LogRecord, 'seq'>> | AsyncIterable<Omit<LogRecord, 'seq'>>,
-  entities: Iterable<[string, AspectChange[]]> | AsyncIterable<[string, AspectChange[]]>,
+  entities: EntityValues,
   counts: CompactedCounts,
   stopped: () => boolean,
 ): AsyncGenerator<LogRecord> {
@@ -79,7 +82,7 @@ export async function* compactedRecords(
   const breathe = async () => {
     if (performance.now() - sliceStart < SLICE_MS) return;
     // A store closing does not wait for the rest of a compaction it would drop anyway.
-    if (stopped()) throw new Error('the store is closing');
+    if (stopped()) throw new MinihubError('SERVER_ERROR', 'the store is closing');
     await new Promise((resolve) => setImmediate(resolve));
     sliceStart = performance.now();
   };
@@ -88,7 +91,8 @@ export async function* compactedRecords(
     yield { seq: counts.history + counts.records, ...record };
     await breathe();
   }
-  for await (const [, changes] of entities) {
+  for await (const [urn, aspects] of entities) {
+    const changes = [...aspects].map(([aspect, value]) => ({ urn, aspect, value }));
     counts.records++;
     yield { seq: counts.history + counts.records, time, actor: COMPACTION_ACTOR, op: 'compact', changes };
     await breathe();

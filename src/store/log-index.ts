@@ -4,6 +4,7 @@
 
 import type { JsonValue } from '../aspects/json.ts';
 import type { LogFileSystem } from './log-fs.ts';
+import { putAspect } from './entity-aspects.ts';
 import { readRecords, type ReadRecords } from './log-lines.ts';
 import { parseLogRecord, type LogRecord } from './log-record.ts';
 
@@ -66,18 +67,7 @@ export class LogIndex {
     this.#starts.push(at);
     this.#lengths.push(Buffer.byteLength(line));
     record.changes.forEach(({ urn, aspect, value }, change) => {
-      // As Catalogue.#put: removing an entity's last aspect removes the entity.
-      let aspects = this.#entities.get(urn);
-      if (value === null) {
-        aspects?.delete(aspect);
-        if (aspects?.size === 0) this.#entities.delete(urn);
-        return;
-      }
-      if (aspects === undefined) {
-        aspects = new Map();
-        this.#entities.set(urn, aspects);
-      }
-      aspects.set(aspect, number * PER_LINE + change);
+      putAspect(this.#entities, urn, aspect, value === null ? null : number * PER_LINE + change);
     });
   }
 

@@ -4,7 +4,6 @@
 
 import { join } from 'node:path';
 
-import type { JsonValue } from '../aspects/json.ts';
 import { historyRecords } from '../history/log-access.ts';
 import { compactedRecords, type CompactedCounts } from './compaction.ts';
 import {
@@ -17,7 +16,6 @@ import {
 } from './file-log.ts';
 import type { LogFileSystem } from './log-fs.ts';
 import { LogIndex } from './log-index.ts';
-import type { AspectChange } from './log-record.ts';
 import { nodeLogFileSystem } from './node-log-fs.ts';
 import type { CompactionReport } from './store-options.ts';
 
@@ -62,18 +60,10 @@ export async function compactOffline({ fs, dir, path, index, warn }: OfflineLog)
     );
     await rewriteLog(
       log,
-      compactedRecords(history, stateChanges(index.entities()), counts, () => false),
+      compactedRecords(history, index.entities(), counts, () => false),
     );
     return { bytesBefore, bytesAfter: log.size, records: counts.records, historyRecords: counts.history };
   } finally {
     await log.close();
-  }
-}
-
-async function* stateChanges(
-  entities: AsyncIterable<[string, Map<string, JsonValue>]>,
-): AsyncGenerator<[string, AspectChange[]]> {
-  for await (const [urn, aspects] of entities) {
-    yield [urn, [...aspects].map(([aspect, value]) => ({ urn, aspect, value }))];
   }
 }

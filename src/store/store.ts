@@ -9,9 +9,7 @@ import { CommitQueue, type PendingCommit } from './commit-queue.ts';
 import { Catalogue, StagedChanges, type AspectChange, type AspectReader } from './catalogue.ts';
 import { exportCatalogue, type McpRecord } from '../datahub/export.ts';
 import { parallelReplay } from './fast-start/parallel-replay.ts';
-import { CatalogueSnapshot, compactedRecords, compactionFailure, type CompactedCounts } from './compaction.ts';
 import {
-  CompactedButBroken,
   LOG_FILE,
   lockDataDirectory,
   MemoryLog,
@@ -25,15 +23,14 @@ import { nodeLogFileSystem } from './node-log-fs.ts';
 import type { LogFileSystem } from './log-fs.ts';
 import type { LogRecord } from './log-record.ts';
 import { HistoryIndex } from '../history/history-index.ts';
-import { historyRecords, logSource, openLogAt } from '../history/log-access.ts';
-import { PARALLEL_REPLAY_MIN_BYTES, replayOnOneThread, type Replay, type Replayed } from './replay.ts';
+import { logSource } from '../history/log-access.ts';
+import { PARALLEL_REPLAY_MIN_BYTES, replayOnOneThread, type Replay } from './replay.ts';
+import { StoreCompaction } from './store-compaction.ts';
 import type { AppliedListener, ChangeBuilder, CompactionReport, OpenedStore, StoreOptions } from './store-options.ts';
 
 export type { AppliedListener, ChangeBuilder, CompactionReport, StoreOptions } from './store-options.ts';
-/** Compact automatically once the log is this many times the size of the live state… */
-export const COMPACT_RATIO = 4;
-/** …and at least this big, so small logs are left alone. */
-export const COMPACT_MIN_BYTES = 1024 * 1024;
+export { COMPACT_MIN_BYTES, COMPACT_RATIO } from './store-compaction.ts';
+
 const RESET_ACTOR = 'urn:li:corpuser:datahub';
 
 /**
@@ -46,42 +43,44 @@ const RESET_ACTOR = 'urn:li:corpuser:datahub';
 export class Store {
   readonly catalogue: Catalogue;
   readonly #log: LogStorage;
-  readonly #autoCompact: boolean;
-  readonly #warn: (message: string) => void;
   #nextSeq: number;
   #recordCount: number;
   readonly #commits = new CommitQueue({
     runBatch: (batch) => this.#commitBatch(batch),
-    maintenanceDue: () => this.#compactionDue(),
+    afterBatch: () => this.#compaction.afterBatch(),
   });
+  readonly #compaction: StoreCompaction;
+  readonly #appliedListeners = new Set<AppliedListener>();
+
   /** Whether opening replayed part of a large log on a worker thread. */
   readonly replayedInWorker: boolean;
+
   /** The change history of datasets (getTimeline), read from the log on first use. */
   readonly history: HistoryIndex;
-  readonly #logFile: OpenedStore['logFile'];
-  // The log size at which to measure the live state again and maybe compact.
-  #nextCompactionCheck = COMPACT_MIN_BYTES;
-  readonly #appliedListeners = new Set<AppliedListener>();
-  // The compaction under way, if any, and the snapshot it writes (kept as commits change the catalogue).
-  #compaction: Promise<CompactionReport> | null = null;
-  #snapshot: CatalogueSnapshot | null = null;
-  #measuring = false;
 
   private constructor({ catalogue, log, replayed, options, logFile }: OpenedStore) {
     this.catalogue = catalogue;
-    this.#logFile = logFile;
+    this.#log = log;
+    this.replayedInWorker = replayed.inWorker;
+    this.#recordCount = replayed.records;
+    this.#nextSeq = replayed.lastSeq + 1;
     // Opened as a job, between two commit batches: the log then holds exactly the records applied so far.
     const between = <T>(job: () => Promise<T>) => this.#commits.schedule(job);
     this.history = new HistoryIndex(logFile && logSource(logFile.fs, logFile.path, () => this.#log.size, between));
-    this.replayedInWorker = replayed.inWorker;
-    this.#log = log;
-    this.#warn = options.warn ?? (() => {});
-    this.#autoCompact = (options.autoCompact ?? true) && log.location !== 'memory';
-    this.#recordCount = replayed.records;
-    this.#nextSeq = replayed.lastSeq + 1;
-    // Measuring the live state costs a pass over it; waiting until the log has doubled since start
-    // spreads that cost over at least as many bytes of writes (`minihub compact` does it at once).
-    this.#nextCompactionCheck = Math.max(COMPACT_MIN_BYTES, 2 * log.size);
+    this.#compaction = new StoreCompaction({
+      catalogue,
+      log,
+      logFile,
+      commits: this.#commits,
+      autoCompact: (options.autoCompact ?? true) && log.location !== 'memory',
+      warn: options.warn ?? (() => {}),
+      recordCount: () => this.#recordCount,
+      // Records committed during the compaction follow the compacted ones with their own numbers.
+      rewritten: (compacted, carried) => {
+        if (carried === 0) this.#nextSeq = compacted + 1;
+        this.#recordCount = compacted + carried;
+      },
+    });
   }
 
   /** Opens the store: lock the directory, replay the log into the catalogue, cut a torn tail, open for append. */
@@ -128,6 +127,7 @@ export class Store {
   get recordCount(): number {
     return this.#recordCount;
   }
+
   /** The log's size in bytes (0 in memory). */
   get logBytes(): number {
     return this.#log.size;
@@ -152,10 +152,7 @@ export class Store {
    * meanwhile, into the old log and then the new one; asked again while one runs, it answers that one.
    */
   compact(): Promise<CompactionReport> {
-    this.#compaction ??= this.#runCompaction().finally(() => {
-      this.#compaction = null;
-    });
-    return this.#compaction;
+    return this.#compaction.compact();
   }
 
   /** The whole catalogue as DataHub MCPs (one UPSERT per aspect, access tokens left out), as `minihub export` writes it. */
@@ -182,11 +179,12 @@ export class Store {
   get closing(): boolean {
     return this.#commits.closed;
   }
+
   /** Waits for queued commits to be durable, then releases the log. */
   async close(): Promise<void> {
     const closing = this.#commits.close();
     // A compaction under way ends with its switch between two batches, or fails once the queue is closed.
-    await this.#compaction?.catch(() => {});
+    await this.#compaction.settled();
     await closing;
     await this.#log.close();
   }
@@ -227,78 +225,8 @@ export class Store {
   // One accepted record into the catalogue: the history first (it needs the state before), listeners after.
   #apply(record: LogRecord, reset: boolean): void {
     this.history.record(record, this.catalogue);
-    this.#snapshot?.preserve(record.changes);
+    this.#compaction.preserve(record.changes);
     this.catalogue.apply(record.changes);
     for (const listener of this.#appliedListeners) listener(record.changes, reset);
-  }
-
-  async #runCompaction(): Promise<CompactionReport> {
-    const logFile = this.#logFile; // Between two batches: the catalogue's, the log's and the history's snapshots agree.
-    const begun = await this.#commits.schedule(async () => {
-      const rewrite = await this.#log.beginRewrite();
-      try {
-        const history = logFile === null ? null : await openLogAt(logFile.fs, logFile.path, this.#log.size);
-        this.#snapshot = new CatalogueSnapshot(this.catalogue);
-        return { rewrite, history, snapshot: this.#snapshot, bytesBefore: this.#log.size, records: this.#recordCount };
-      } catch (error) {
-        await rewrite.abandon();
-        throw compactionFailure(this.#log.location, error, false);
-      }
-    });
-    const { rewrite, history, snapshot, bytesBefore } = begun;
-    const counts: CompactedCounts = { records: 0, history: 0 };
-    let carried = 0; // records committed during the compaction
-    try {
-      // Commits go on meanwhile: the new log gets the lines they append to the old one after the snapshot.
-      const kept = history === null ? [] : historyRecords(history, (urn, aspect) => snapshot.value(urn, aspect));
-      await rewrite.write(compactedRecords(kept, snapshot.entities(), counts, () => this.#commits.closed));
-      // The switch, between two batches: the last lines carried over, then the new log is the log.
-      await this.#commits.schedule(async () => {
-        this.#snapshot = null;
-        carried = this.#recordCount - begun.records;
-        await this.#log.reopen(await rewrite.finish());
-      });
-    } catch (error) {
-      if (this.#snapshot === snapshot) this.#snapshot = null;
-      const switched = error instanceof CompactedButBroken;
-      if (switched) this.#afterRewrite(counts.records + counts.history, carried);
-      else {
-        await rewrite.abandon();
-        // Back off, so a disk that keeps failing is not rewritten again on every commit batch.
-        this.#nextCompactionCheck = Math.max(this.#nextCompactionCheck, 2 * this.#log.size);
-      }
-      throw compactionFailure(this.#log.location, error, switched);
-    }
-    this.#afterRewrite(counts.records + counts.history, carried);
-    return { bytesBefore, bytesAfter: this.#log.size, records: counts.records, historyRecords: counts.history };
-  }
-
-  // `carried` records, committed during the compaction, follow the compacted ones with their own numbers.
-  #afterRewrite(records: number, carried: number): void {
-    if (carried === 0) this.#nextSeq = records + 1;
-    this.#recordCount = records + carried;
-    this.#nextCompactionCheck = Math.max(COMPACT_MIN_BYTES, COMPACT_RATIO * this.#log.size);
-  }
-
-  // Measuring the live state costs a pass over it (in slices, commits going on), so it happens only when the
-  // log has grown past the last estimate; the next check waits until the log could be COMPACT_RATIO times it.
-  #compactionDue(): null {
-    if (!this.#autoCompact || this.#compaction || this.#measuring || this.#log.size < this.#nextCompactionCheck)
-      return null;
-    this.#measuring = true;
-    void this.catalogue.measureLogBytes().then((liveBytes) => {
-      this.#measuring = false;
-      if (this.#commits.closed || this.#compaction !== null) return;
-      if (this.#log.size < COMPACT_RATIO * liveBytes) {
-        this.#nextCompactionCheck = Math.max(COMPACT_MIN_BYTES, COMPACT_RATIO * liveBytes);
-        return;
-      }
-      this.compact().then(
-        ({ bytesBefore, bytesAfter }) =>
-          this.#warn(`compacted ${this.#log.location}: ${bytesBefore} → ${bytesAfter} bytes`),
-        (error: unknown) => this.#warn(`automatic ${(error as Error).message}`),
-      );
-    });
-    return null;
   }
 }
