@@ -4,7 +4,7 @@
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { copyFileSync, existsSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -78,6 +78,14 @@ during('acknowledges writes while it runs, and keeps every one of them in order,
   const history = await store.history.steps(DATASET(5));
   await store.close();
 
+  const seqs = readFileSync(join(dataDir, LOG), 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((line) => (JSON.parse(line) as { seq: number }).seq);
+  assert.ok(
+    seqs.every((seq, i) => i === 0 || seq > (seqs[i - 1] as number)),
+    'sequence numbers rise along the log, the writes carried over included',
+  );
   const reopened = await Store.open({ dataDir });
   try {
     assert.equal(reopened.export(), state, 'replay of the compacted log gives the state with every write');

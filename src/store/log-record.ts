@@ -1,6 +1,10 @@
 // The shape of one line of the append-only log, and its validation when read back.
 // Pure: no file access; the file log decides what to do with a line that fails here.
 // A change holds a whole value, or (a column's edited description) only the edit: see column-edit.ts.
+//
+// `seq` rises along the log, not always by one: a compaction numbers its records from 1, and commits made
+// while it ran (copied after them) were numbered above any record it could write, leaving a gap. Only
+// replay's last number is read (the next commit takes the one after it); nothing looks a record up by it.
 
 import { isJsonObject, type JsonValue } from '../aspects/json.ts';
 

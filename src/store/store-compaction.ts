@@ -26,6 +26,8 @@ export interface CompactedStore {
   warn: (message: string) => void;
   /** How many records the log holds now. */
   recordCount(): number;
+  /** Commits from now on are numbered above `seq` (see log-record.ts). */
+  numberAbove(seq: number): void;
   /** The log was rewritten: `compacted` records numbered from 1, then `carried` ones committed meanwhile. */
   rewritten(compacted: number, carried: number): void;
 }
@@ -95,7 +97,10 @@ export class StoreCompaction {
       const rewrite = await log.beginRewrite();
       try {
         const history = logFile === null ? null : await openLogAt(logFile.fs, logFile.path, log.size);
+        // The compacted records, numbered from 1, are at most one per record and one per entity: commits
+        // made meanwhile, carried over after them, are numbered above, so numbers rise along the new log.
         const records = this.#store.recordCount();
+        this.#store.numberAbove(records + catalogue.entityCount);
         this.#snapshot = new CatalogueSnapshot(catalogue);
         return { rewrite, history, snapshot: this.#snapshot, bytesBefore: log.size, records };
       } catch (error) {

@@ -75,6 +75,7 @@ export class Store {
       autoCompact: (options.autoCompact ?? true) && log.location !== 'memory',
       warn: options.warn ?? (() => {}),
       recordCount: () => this.#recordCount,
+      numberAbove: (seq) => void (this.#nextSeq = Math.max(this.#nextSeq, seq + 1)),
       // Records committed during the compaction follow the compacted ones with their own numbers.
       rewritten: (compacted, carried) => {
         if (carried === 0) this.#nextSeq = compacted + 1;
