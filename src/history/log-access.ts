@@ -8,6 +8,7 @@ import type { JsonValue } from '../aspects/json.ts';
 import type { LogFileSystem } from '../store/log-fs.ts';
 import type { AspectChange, LogRecord } from '../store/log-record.ts';
 import type { LogSource } from './history-index.ts';
+import { isTracked } from './change-events.ts';
 import { allChanges, candidateRecords, TrackedState } from './tracked-records.ts';
 import { historyFields } from './value-patch.ts';
 
@@ -49,47 +50,79 @@ export async function openLogAt(fs: LogFileSystem, path: string, end: number): P
   };
 }
 
-/** The value an aspect has in the state a compaction writes after the history (undefined: none). */
-export type StateValue = (urn: string, aspect: string) => JsonValue | undefined | Promise<JsonValue | undefined>;
+/**
+ * Whether a change's value (whose JSON text is `text`) is its aspect's value in the state a compaction
+ * writes after the history (see historyFields). Answered by the text's length and digest: a digest that
+ * matches by chance only keeps a value whole, which is always safe.
+ */
+export type IsStateValue = (change: AspectChange, text: string) => boolean;
 
 /**
  * What compaction writes before the state so the history survives it: for every record of the old log
  * that changed a tracked aspect, one record with its time, actor and op whose `history` and `patches`
- * hold those changes and whose `changes` is empty, so replaying it changes nothing. `state` is the state
- * written after it (see historyFields). Sequence numbers are the caller's.
+ * hold those changes and whose `changes` is empty, so replaying it changes nothing. Sequence numbers are
+ * the caller's.
  */
 export async function* historyRecords(
   chunks: AsyncIterable<Buffer>,
-  state: StateValue,
+  isStateValue: IsStateValue,
 ): AsyncGenerator<Omit<LogRecord, 'seq'>> {
   const tracked = new TrackedState();
-  const isStateValue = stateValueTest(state);
   for await (const record of candidateRecords(chunks)) {
     const changes = tracked.step(allChanges(record));
     if (changes.length === 0) continue;
     // A value is kept as what changed from the one before it, when that is shorter (one column of a wide table).
-    const fields = await historyFields(changes, isStateValue);
-    yield { time: record.time, actor: record.actor, op: record.op, changes: [], ...fields };
+    yield {
+      time: record.time,
+      actor: record.actor,
+      op: record.op,
+      changes: [],
+      ...historyFields(changes, isStateValue),
+    };
   }
 }
 
-// Whether a value is its aspect's value in `state`: asked only of values that would be patches, and
-// answered from a digest of the state's text, looked up once per aspect (the state may be read from disk).
-// A digest that matches by chance only keeps a value whole, which is always safe.
-function stateValueTest(state: StateValue): (change: AspectChange) => Promise<boolean> {
-  const digests = new Map<string, string | null>();
-  return async ({ urn, aspect, value }) => {
+/** IsStateValue over a state in memory (a running store's snapshot): each aspect digested when first asked. */
+export function stateValueTest(state: (urn: string, aspect: string) => JsonValue | undefined): IsStateValue {
+  const digests = new Map<string, Digest | null>();
+  return ({ urn, aspect }, text) => {
     const key = `${urn}\u0000${aspect}`;
     let digest = digests.get(key);
     if (digest === undefined) {
-      const stateValue = await state(urn, aspect);
-      digest = stateValue === undefined ? null : digestOf(stateValue);
+      const stateValue = state(urn, aspect);
+      digest = stateValue === undefined ? null : digestOf(JSON.stringify(stateValue));
       digests.set(key, digest);
     }
-    return digest === digestOf(value);
+    return sameText(digest, text);
   };
 }
 
-function digestOf(value: JsonValue): string {
-  return createHash('sha1').update(JSON.stringify(value)).digest('base64');
+/**
+ * IsStateValue over every tracked aspect's state value, given up front in any order (a log on disk, read
+ * in one pass: looking each aspect up as asked costs a read of the file each).
+ */
+export async function stateDigests(values: AsyncIterable<[string, string, JsonValue]>): Promise<IsStateValue> {
+  const digests = new Map<string, Digest>();
+  for await (const [urn, aspect, value] of values) {
+    if (isTracked(urn, aspect)) digests.set(`${urn}\u0000${aspect}`, digestOf(JSON.stringify(value)));
+  }
+  return ({ urn, aspect }, text) => sameText(digests.get(`${urn}\u0000${aspect}`), text);
+}
+
+// A text's length and hash: most values that are not the state's differ in length, and are not hashed.
+interface Digest {
+  length: number;
+  hash: string;
+}
+
+function digestOf(text: string): Digest {
+  return { length: text.length, hash: hashOf(text) };
+}
+
+function sameText(digest: Digest | null | undefined, text: string): boolean {
+  return digest !== null && digest !== undefined && digest.length === text.length && digest.hash === hashOf(text);
+}
+
+function hashOf(text: string): string {
+  return createHash('sha1').update(text).digest('base64');
 }

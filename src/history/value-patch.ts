@@ -21,16 +21,21 @@ type Patch = { '=': JsonValue } | { o: Record<string, Patch>; d?: string[] } | {
 /** `change` as a history entry: a patch of `before` when that is shorter and exact, else as it is. */
 export function historyEntry(change: AspectChange, before: JsonValue | undefined): AspectChange | PatchedChange {
   const { urn, aspect, value } = change;
-  if (before === undefined || before === null) return { urn, aspect, value };
+  const patched = patchOf(value, before);
+  if (patched === undefined) return { urn, aspect, value };
+  return { urn, aspect, value: patched.patch as unknown as JsonValue, patch: true };
+}
+
+// A patch of `before` giving `value` when that is shorter and exact, with `value`'s text.
+function patchOf(value: JsonValue, before: JsonValue | undefined): { patch: Patch; text: string } | undefined {
+  if (before === undefined || before === null) return undefined;
   const patch = diff(before, value);
-  if (patch === undefined) return { urn, aspect, value };
-  const whole = JSON.stringify(value);
+  if (patch === undefined) return undefined;
+  const text = JSON.stringify(value);
   const patchText = JSON.stringify(patch) as string;
   // Checked, not assumed: the patch must give back the same text, key order included.
-  if (patchText.length + 14 >= whole.length || JSON.stringify(applyPatch(before, patch)) !== whole) {
-    return { urn, aspect, value };
-  }
-  return { urn, aspect, value: patch as unknown as JsonValue, patch: true };
+  if (patchText.length + 14 >= text.length || JSON.stringify(applyPatch(before, patch)) !== text) return undefined;
+  return { patch, text };
 }
 
 /** A tracked change as compaction's history keeps it: the new value and the one it replaced. */
@@ -45,19 +50,19 @@ export interface HistoryChange extends AspectChange {
  * is kept whole, or that version would show a step at the compaction's time for the rest. Patches are read
  * after `history`, so none is written before a whole value of the same aspect in the record.
  */
-export async function historyFields(
+export function historyFields(
   changes: readonly HistoryChange[],
-  isStateValue: (change: AspectChange) => boolean | Promise<boolean>,
-): Promise<Pick<LogRecord, 'history' | 'patches'>> {
+  isStateValue: (change: AspectChange, text: string) => boolean,
+): Pick<LogRecord, 'history' | 'patches'> {
   const history: AspectChange[] = [];
   const patches: AspectChange[] = [];
   const wholeLater = new Set<string>();
   for (let index = changes.length - 1; index >= 0; index--) {
     const change = changes[index] as HistoryChange;
     const key = `${change.urn}\u0000${change.aspect}`;
-    const entry = wholeLater.has(key) ? change : historyEntry(change, change.before);
-    if (isPatched(entry) && !(await isStateValue(change))) {
-      patches.push({ urn: entry.urn, aspect: entry.aspect, value: entry.value });
+    const patched = wholeLater.has(key) ? undefined : patchOf(change.value, change.before);
+    if (patched !== undefined && !isStateValue(change, patched.text)) {
+      patches.push({ urn: change.urn, aspect: change.aspect, value: patched.patch as unknown as JsonValue });
     } else {
       history.push({ urn: change.urn, aspect: change.aspect, value: change.value });
       wholeLater.add(key);

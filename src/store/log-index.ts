@@ -56,10 +56,29 @@ export class LogIndex {
     }
   }
 
-  /** The value `aspect` of `urn` has in the catalogue the log replays to (undefined: none). */
-  async value(urn: string, aspect: string): Promise<JsonValue | undefined> {
-    const place = this.#entities.get(urn)?.get(aspect);
-    return place === undefined ? undefined : this.#value(place);
+  /**
+   * The values of the live aspects `wanted` picks, as [urn, aspect, value] in the log's order: one read
+   * through the file, parsing only the lines that hold them.
+   */
+  async *values(wanted: (urn: string, aspect: string) => boolean): AsyncGenerator<[string, string, JsonValue]> {
+    const places: [number, string, string][] = [];
+    for (const [urn, aspects] of this.#entities) {
+      for (const [aspect, place] of aspects) if (wanted(urn, aspect)) places.push([place, urn, aspect]);
+    }
+    places.sort((a, b) => a[0] - b[0]);
+    const lines = this.#lines([...new Set(places.map(([place]) => Math.floor(place / PER_LINE)))]);
+    let line = -1;
+    let record: LogRecord | undefined;
+    try {
+      for (const [place, urn, aspect] of places) {
+        while (line !== Math.floor(place / PER_LINE))
+          [line, record] = (await lines.next()).value as [number, LogRecord];
+        yield [urn, aspect, (record?.changes[place % PER_LINE] as { value: JsonValue }).value];
+      }
+    } finally {
+      // Closes the file, whether or not the caller read to the end.
+      await lines.return(undefined);
+    }
   }
 
   #add(record: LogRecord, line: string, at: number): void {
@@ -82,6 +101,29 @@ export class LogIndex {
     }
     this.#cache.set(number, record);
     return (record.changes[place % PER_LINE] as { value: JsonValue }).value;
+  }
+
+  // The lines `numbers` (ascending), parsed, from one read through the file.
+  async *#lines(numbers: readonly number[]): AsyncGenerator<[number, LogRecord]> {
+    if (numbers.length === 0) return;
+    let next = 0;
+    let parts: Buffer[] = [];
+    let chunkStart = this.#starts[numbers[0] as number] as number;
+    for await (const chunk of this.#fs.readChunks(this.#path, { start: chunkStart })) {
+      for (; next < numbers.length; next++) {
+        const number = numbers[next] as number;
+        const start = (this.#starts[number] as number) - chunkStart;
+        const end = start + (this.#lengths[number] as number);
+        if (start >= chunk.length) break;
+        // A line may run over into the next chunk.
+        parts.push(chunk.subarray(Math.max(start, 0), Math.min(end, chunk.length)));
+        if (end > chunk.length) break;
+        yield [number, parseLogRecord(Buffer.concat(parts).toString('utf8')) as LogRecord];
+        parts = [];
+      }
+      if (next === numbers.length) return;
+      chunkStart += chunk.length;
+    }
   }
 
   async #line(number: number): Promise<LogRecord> {

@@ -4,7 +4,8 @@
 
 import { join } from 'node:path';
 
-import { historyRecords } from '../history/log-access.ts';
+import { isTracked } from '../history/change-events.ts';
+import { historyRecords, stateDigests } from '../history/log-access.ts';
 import { compactedRecords, type CompactedCounts } from './compaction.ts';
 import {
   LOG_FILE,
@@ -55,9 +56,9 @@ export async function compactOffline({ fs, dir, path, index, warn }: OfflineLog)
   try {
     const bytesBefore = log.size;
     const counts: CompactedCounts = { records: 0, history: 0 };
-    const history = historyRecords(fs.readChunks(path, { end: bytesBefore }), (urn, aspect) =>
-      index.value(urn, aspect),
-    );
+    // Read first, in one pass: which history values are the state's (see historyFields).
+    const isStateValue = await stateDigests(index.values(isTracked));
+    const history = historyRecords(fs.readChunks(path, { end: bytesBefore }), isStateValue);
     await rewriteLog(
       log,
       compactedRecords(history, index.entities(), counts, () => false),

@@ -7,7 +7,7 @@ import type { CommitQueue } from './commit-queue.ts';
 import { CatalogueSnapshot, compactedRecords, compactionFailure, type CompactedCounts } from './compaction.ts';
 import { CompactedButBroken, type LogStorage } from './file-log.ts';
 import type { LogFileSystem } from './log-fs.ts';
-import { historyRecords, openLogAt } from '../history/log-access.ts';
+import { historyRecords, openLogAt, stateValueTest } from '../history/log-access.ts';
 import type { CompactionReport } from './store-options.ts';
 
 /** Compact automatically once the log is this many times the size of the live state… */
@@ -113,7 +113,13 @@ export class StoreCompaction {
     let carried = 0; // records committed during the compaction
     try {
       // Commits go on meanwhile: the new log gets the lines they append to the old one after the snapshot.
-      const kept = history === null ? [] : historyRecords(history, (urn, aspect) => snapshot.value(urn, aspect));
+      const kept =
+        history === null
+          ? []
+          : historyRecords(
+              history,
+              stateValueTest((urn, aspect) => snapshot.value(urn, aspect)),
+            );
       await rewrite.write(compactedRecords(kept, snapshot.entities(), counts, () => commits.closed));
       // The switch, between two batches: the last lines carried over, then the new log is the log.
       await commits.schedule(async () => {
