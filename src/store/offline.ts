@@ -1,6 +1,7 @@
 // A data directory's log used without opening a store (`minihub export` and `compact`): the directory
 // locked, the log read once into a LogIndex (places, not values), then streamed. Memory stays near the
-// index's size whatever the log's; nothing is replayed into a catalogue and no value is kept.
+// index's size whatever the log's; nothing is replayed into a catalogue and no value is kept (only the
+// last description of each column edited since its aspect's last whole value).
 
 import { join } from 'node:path';
 
