@@ -1,6 +1,7 @@
 // The history compaction keeps, written as patches of the value before: each gives back the exact value
 // (text and key order), and a log of one-column edits of a wide table compacts to far less than the
-// edits while getTimeline's steps stay the same, after a restart and after a second compaction.
+// edits while getTimeline's steps stay the same, after a restart and after a second compaction; column
+// edits logged as the edit alone compact to whole values in the state with the same getTimeline.
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -10,7 +11,8 @@ import { join } from 'node:path';
 import type { JsonValue } from '../src/aspects/json.ts';
 import { historyEntry, isPatched, patchedValue } from '../src/history/value-patch.ts';
 import { Store } from '../src/store/store.ts';
-import { tempDataDir } from './fixtures/server.ts';
+import { SAMPLE, startTestServer, tempDataDir } from './fixtures/server.ts';
+import { ORDERS, transactionsOf } from './fixtures/timeline.ts';
 
 const URN = 'urn:li:dataset:(urn:li:dataPlatform:postgres,db.wide,PROD)';
 const ASPECT = 'editableSchemaMetadata';
@@ -79,6 +81,36 @@ compacted('keeps every step of the history in a fraction of the bytes, across re
     assert.match(readFileSync(join(dataDir, 'catalogue.jsonl'), 'utf8'), /"patches":\[/);
   } finally {
     await third.close();
+  }
+});
+
+compacted('column edits logged as the edit alone: the same getTimeline after a compaction and a restart', async () => {
+  const dataDir = tempDataDir();
+  const UPDATE = 'mutation d($input: DescriptionUpdateInput!) { updateDescription(input: $input) }';
+  const first = await startTestServer({ dataDir, seed: [SAMPLE] });
+  let before: unknown;
+  try {
+    for (let edit = 0; edit < 12; edit++) {
+      const subResource = ['customer_id', 'order_id', 'customer_id', 'status'][edit % 4] as string;
+      const input = { description: `edit ${edit}`, resourceUrn: ORDERS, subResource, subResourceType: 'DATASET_FIELD' };
+      const reply = await first.gql(UPDATE, { input });
+      assert.is(reply.json.errors, undefined, JSON.stringify(reply.json.errors));
+    }
+    const log = () => readFileSync(join(dataDir, 'catalogue.jsonl'), 'utf8');
+    assert.is(log().match(/"columnEdit":/g)?.length, 12, 'each edit logged alone');
+    before = await transactionsOf(first, { urn: ORDERS });
+    assert.ok((before as unknown[]).length >= 12);
+    await first.store.compact();
+    assert.not.match(log(), /columnEdit/, 'the compacted state and history hold values, never an edit');
+    assert.equal(await transactionsOf(first, { urn: ORDERS }), before);
+  } finally {
+    await first.close();
+  }
+  const second = await startTestServer({ dataDir });
+  try {
+    assert.equal(await transactionsOf(second, { urn: ORDERS }), before, 'the same after a restart');
+  } finally {
+    await second.close();
   }
 });
 
