@@ -17,6 +17,7 @@ import { replayOnOneThread } from '../src/store/replay.ts';
 import { Store } from '../src/store/store.ts';
 import { replayWithWorkHere } from './fixtures/replay-here.ts';
 import { SAMPLE, startTestServer, tempDataDir } from './fixtures/server.ts';
+import { seededRandom } from './fixtures/seeded-random.ts';
 
 const LOG = 'catalogue.jsonl';
 const ORDERS = 'urn:li:dataset:(urn:li:dataPlatform:postgres,shop.public.orders,PROD)';
@@ -174,23 +175,12 @@ logged('an edit sets the first entry of its column, keeps the rest, and adds an 
   assert.is((before.editableSchemaFieldInfo as unknown[]).length, 4, 'the aspect before is not changed');
 });
 
-/** A deterministic pseudo-random sequence (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * Whole values, removals and column edits of few keys, so edits land on values in either half of the
  * log, on values kept as text of long lines, on removals and on other edits; some edits are long lines.
  */
 function editLog(seed: number, records: number): string[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
   const urns = Array.from({ length: 6 }, (_, i) => `urn:li:dataset:(urn:li:dataPlatform:hive,t${i},PROD)`);
   const columns = ['a', 'b', 'c'];

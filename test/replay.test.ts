@@ -17,6 +17,7 @@ import { replayOnOneThread } from '../src/store/replay.ts';
 import { Store } from '../src/store/store.ts';
 import { replayWithWorkHere, workOnThisThread } from './fixtures/replay-here.ts';
 import { SAMPLE, startTestServer, tempDataDir } from './fixtures/server.ts';
+import { seededRandom } from './fixtures/seeded-random.ts';
 
 const LOG = 'catalogue.jsonl';
 const ALWAYS = 0;
@@ -24,24 +25,13 @@ const NEVER = Infinity;
 
 type Change = { urn: string; aspect: string; value: unknown };
 
-/** A deterministic pseudo-random sequence (mulberry32), so a failing log can be made again. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * Log lines that stress what a condensed replay could get wrong: many writes to few keys, removals of
  * aspects and of whole entities that later come back, long lines (kept as text) whose changes are
  * partly replaced later, and non-ASCII text before long lines (byte and character positions differ).
  */
 function mixedLog(seed: number, records: number): string[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
   const urns = Array.from({ length: 12 }, (_, i) => `urn:li:tag:t${i}`);
   const aspects = ['tagProperties', 'ownership', 'status'];
