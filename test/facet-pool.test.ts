@@ -62,4 +62,13 @@ test('equal lists share one array, empty ones one for all; a list no entity hold
   assert.is(pool.lists, 0);
 });
 
+test('lists that join alike are still told apart', () => {
+  const pool = new FacetPool();
+  const joined = pool.share(facets(['urn:li:tag:a\u0000urn:li:tag:b']));
+  const two = pool.share(facets(['urn:li:tag:a', 'urn:li:tag:b']));
+  assert.equal([...joined.tags], ['urn:li:tag:a\u0000urn:li:tag:b']);
+  assert.equal([...two.tags], ['urn:li:tag:a', 'urn:li:tag:b']);
+  assert.is(pool.lists, 2);
+});
+
 test.run();

@@ -162,6 +162,30 @@ start('a store that closes stops its index build; what was left is indexed if a 
   assert.is(engine.size, tags);
 });
 
+start('a build stopped midway by a closing store leaves nothing it had read out of the next search', async () => {
+  const store = await Store.open({ dataDir: null });
+  const tags = 3000;
+  await store.commit('test', ROOT, () =>
+    Array.from({ length: tags }, (_, i) => ({
+      urn: `urn:li:tag:midway-${i}`,
+      aspect: 'tagProperties',
+      value: { name: `midway ${i}` },
+    })),
+  );
+  // The store reads as closing once the build has described some entities (a server closed mid-build).
+  let reads = 0;
+  const read = store.catalogue.aspect.bind(store.catalogue);
+  store.catalogue.aspect = (urn, name) => (reads++, read(urn, name));
+  Object.defineProperty(store, 'closing', { get: () => reads > 100, configurable: true });
+  const index = new SearchIndex(store);
+  await index.start();
+  assert.ok(reads > 100, 'the build began');
+  const { engine } = await index.current();
+  assert.is(engine.query('midway').size, tags, 'every entity, those described before the stop included');
+  Object.defineProperty(store, 'closing', { get: () => false });
+  await store.close();
+});
+
 start('a reset to the seeds is searchable by the next request', async () => {
   const hub = await startTestServer({ dataDir: null, seed: [searchCatalogue()] });
   try {

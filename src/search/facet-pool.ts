@@ -10,7 +10,8 @@ const NONE: readonly string[] = Object.freeze([]);
 export class FacetPool {
   // Value → the one string kept for it, and how many indexed values share it.
   #values = new Map<string, { value: string; count: number }>();
-  // A list's values joined by NUL → the one array kept for it, and how many entities share it.
+  // A list's values as JSON (no two lists alike, whatever characters they hold) → the one array kept for
+  // it, and how many entities share it.
   #lists = new Map<string, { list: readonly string[]; count: number }>();
 
   /** How many distinct values are kept. */
@@ -56,7 +57,7 @@ export class FacetPool {
   // facet counting over many matches finds in cache rather than reading each entity's own.
   #takeList(values: readonly string[]): readonly string[] {
     if (values.length === 0) return NONE;
-    const key = values.join('\u0000');
+    const key = JSON.stringify(values);
     const kept = this.#lists.get(key);
     if (kept === undefined) {
       this.#lists.set(key, { list: values, count: 1 });
@@ -68,7 +69,7 @@ export class FacetPool {
 
   #dropList(values: readonly string[]): void {
     if (values.length === 0) return;
-    const key = values.join('\u0000');
+    const key = JSON.stringify(values);
     const kept = this.#lists.get(key);
     if (kept !== undefined && --kept.count === 0) this.#lists.delete(key);
   }

@@ -167,8 +167,9 @@ export class SearchIndex implements SearchSource {
       await (builder.room() ?? new Promise((resolve) => setImmediate(resolve)));
     }
     if (i < urns.length) {
+      // Nothing the builder was given reaches the engine: every entity, described or not, is indexed again.
       builder.cancel();
-      for (; i < urns.length; i++) this.#dirty.add(urns[i]!);
+      for (const urn of urns) this.#dirty.add(urn);
     } else {
       let engine: SearchEngine<FacetValues>;
       try {
