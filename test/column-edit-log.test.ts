@@ -141,8 +141,10 @@ logged('a column edit line is refused unless it is exactly an edit of editableSc
   ]) {
     assert.type(parseLogRecord(line(bad)), 'string', JSON.stringify(bad));
   }
-  // Compaction's history-only records hold whole values, never edits.
+  // Compaction's history keeps whole values in `history`, never edits; `patches` may hold an edit.
   assert.type(parseLogRecord(line({ urn, aspect: SCHEMA, columnEdit: edit }, 'history')), 'string');
+  assert.type(parseLogRecord(line({ urn, aspect: SCHEMA, columnEdit: edit }, 'patches')), 'object');
+  assert.type(parseLogRecord(line({ urn, aspect: 'schemaMetadata', columnEdit: edit }, 'patches')), 'string');
 });
 
 logged('an edit sets the first entry of its column, keeps the rest, and adds an entry for a new column', () => {

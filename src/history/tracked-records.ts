@@ -5,7 +5,13 @@
 import type { JsonValue } from '../aspects/json.ts';
 import { decodeUtf8, wholeLineRuns } from '../store/log-lines.ts';
 import { loggedValue } from '../store/column-edit.ts';
-import { parseLogRecord, type AspectChange, type LoggedChange, type LoggedRecord } from '../store/log-record.ts';
+import {
+  isColumnEdit,
+  parseLogRecord,
+  type AspectChange,
+  type LoggedChange,
+  type LoggedRecord,
+} from '../store/log-record.ts';
 import { isTracked, sameJson, TRACKED_ASPECTS } from './change-events.ts';
 import { asPatched, isPatched, patchedValue } from './value-patch.ts';
 
@@ -21,12 +27,13 @@ export interface TrackedChange extends AspectChange {
 
 /**
  * Every change a record carries: its history (written by compaction, not replayed), whole values then
- * patches, and then its changes.
+ * patches and column edits, and then its changes.
  */
 export function allChanges(record: LoggedRecord): readonly LoggedChange[] {
   const { history, patches, changes } = record;
   if (history === undefined && patches === undefined) return changes;
-  return [...(history ?? []), ...(patches ?? []).map(asPatched), ...changes];
+  const patched = (patches ?? []).map((change) => (isColumnEdit(change) ? change : asPatched(change)));
+  return [...(history ?? []), ...patched, ...changes];
 }
 
 /**

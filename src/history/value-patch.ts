@@ -1,10 +1,11 @@
 // How a history record written by compaction keeps a tracked value: as what changed from the value before
-// it (one column's entry of a wide editableSchemaMetadata, not the whole aspect), when that is shorter
-// and rebuilds the value exactly. Pure: no log, no store; it never changes the values it is given.
+// it (a column edit, or a patch: one column's entry of a wide editableSchemaMetadata, not the whole aspect),
+// when that is shorter and rebuilds the value exactly. Pure: no log, no store; it never changes its values.
 
 import { isJsonObject, type JsonObject, type JsonValue } from '../aspects/json.ts';
 import { MinihubError } from '../errors.ts';
-import type { AspectChange, LoggedChange, LogRecord } from '../store/log-record.ts';
+import { COLUMN_EDIT_ASPECT, type AspectChange, type LoggedChange, type LogRecord } from '../store/log-record.ts';
+import { columnEditBetween } from './column-step.ts';
 
 /**
  * A change whose `value` is a patch of the value before it (see historyEntry), as read from a compacted
@@ -27,15 +28,37 @@ export function historyEntry(change: AspectChange, before: JsonValue | undefined
 }
 
 // A patch of `before` giving `value` when that is shorter and exact, with `value`'s text.
-function patchOf(value: JsonValue, before: JsonValue | undefined): { patch: Patch; text: string } | undefined {
+function patchOf(
+  value: JsonValue,
+  before: JsonValue | undefined,
+  text = JSON.stringify(value),
+): { patch: Patch; text: string; length: number } | undefined {
   if (before === undefined || before === null) return undefined;
   const patch = diff(before, value);
   if (patch === undefined) return undefined;
-  const text = JSON.stringify(value);
   const patchText = JSON.stringify(patch) as string;
   // Checked, not assumed: the patch must give back the same text, key order included.
   if (patchText.length + 14 >= text.length || JSON.stringify(applyPatch(before, patch)) !== text) return undefined;
-  return { patch, text };
+  return { patch, text, length: patchText.length };
+}
+
+/**
+ * `change` as the smallest `patches` entry that rebuilds its value exactly from the one before: the
+ * column edit that makes it (as a commit logs it) or a patch; undefined when neither is shorter than the
+ * value. With the value's text.
+ */
+function shorterEntry(change: HistoryChange): { entry: LoggedChange; text: string } | undefined {
+  const { urn, aspect, value, before } = change;
+  const text = JSON.stringify(value);
+  const edit = aspect === COLUMN_EDIT_ASPECT ? columnEditBetween(before, value, text) : undefined;
+  const patched = patchOf(value, before, text);
+  // Set against the patch's `"value":`, an edit's `"columnEdit":` takes five characters more.
+  const editLength = edit === undefined ? Infinity : JSON.stringify(edit).length + 5;
+  if (edit !== undefined && editLength < (patched?.length ?? text.length)) {
+    return { entry: { urn, aspect: COLUMN_EDIT_ASPECT, columnEdit: edit }, text };
+  }
+  if (patched === undefined) return undefined;
+  return { entry: { urn, aspect, value: patched.patch as unknown as JsonValue }, text };
 }
 
 /** A tracked change as compaction's history keeps it: the new value and the one it replaced. */
@@ -45,7 +68,7 @@ export interface HistoryChange extends AspectChange {
 
 /**
  * The history fields of one compacted record for `changes` (in the order they were made): whole values in
- * `history`, patches in `patches`. A version that reads only `history` (every version before patches)
+ * `history`, column edits and patches in `patches`. A version that reads only `history` (every version before patches)
  * then sees fewer steps, never a patch as a value; so the value a step leaves in the state (`isStateValue`)
  * is kept whole, or that version would show a step at the compaction's time for the rest. Patches are read
  * after `history`, so none is written before a whole value of the same aspect in the record.
@@ -55,15 +78,14 @@ export function historyFields(
   isStateValue: (change: AspectChange, text: string) => boolean,
 ): Pick<LogRecord, 'history' | 'patches'> {
   const history: AspectChange[] = [];
-  const patches: AspectChange[] = [];
+  const patches: LoggedChange[] = [];
   const wholeLater = new Set<string>();
   for (let index = changes.length - 1; index >= 0; index--) {
     const change = changes[index] as HistoryChange;
     const key = `${change.urn}\u0000${change.aspect}`;
-    const patched = wholeLater.has(key) ? undefined : patchOf(change.value, change.before);
-    if (patched !== undefined && !isStateValue(change, patched.text)) {
-      patches.push({ urn: change.urn, aspect: change.aspect, value: patched.patch as unknown as JsonValue });
-    } else {
+    const shorter = wholeLater.has(key) ? undefined : shorterEntry(change);
+    if (shorter !== undefined && !isStateValue(change, shorter.text)) patches.push(shorter.entry);
+    else {
       history.push({ urn: change.urn, aspect: change.aspect, value: change.value });
       wholeLater.add(key);
     }

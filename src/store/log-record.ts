@@ -1,6 +1,7 @@
 // The shape of one line of the append-only log, and its validation when read back.
 // Pure: no file access; the file log decides what to do with a line that fails here.
 // A change holds a whole value, or (a column's edited description) only the edit: see column-edit.ts.
+// Compaction's history keeps its steps in `history` (whole values) and `patches` (patches and edits).
 //
 // `seq` rises along the log, not always by one: a compaction numbers its records from 1, and commits made
 // while it ran (copied after them) were numbered above any record it could write, leaving a gap. Only
@@ -28,11 +29,11 @@ export interface LogRecord {
    */
   history?: AspectChange[];
   /**
-   * Like `history`, each value a patch of the aspect's value before it (src/history/value-patch.ts), read
-   * after `history`. A field of its own so a version that only knows `history` sees fewer steps, never a
-   * patch taken for a value.
+   * Like `history`, each value a patch of the aspect's value before it (src/history/value-patch.ts) or a
+   * column edit (applied to it, as replay applies one), read after `history`. A field of its own so a
+   * version that only knows `history` sees fewer steps, never a patch or an edit taken for a value.
    */
-  patches?: AspectChange[];
+  patches?: LoggedChange[];
 }
 
 export const COLUMN_EDIT_ASPECT = 'editableSchemaMetadata';
@@ -92,8 +93,8 @@ function badList(list: unknown, field: string): string | null {
 
 function badChange(changes: unknown[], field: string): string | null {
   for (const [index, change] of changes.entries()) {
-    // Only the changes a commit makes hold an edit; compaction's history-only records hold values.
-    if (field === 'changes' && isJsonObject(change) && typeof change.urn === 'string' && 'columnEdit' in change) {
+    // The changes a commit makes hold edits, and so may compaction's `patches`; `history` holds values.
+    if (field !== 'history' && isJsonObject(change) && typeof change.urn === 'string' && 'columnEdit' in change) {
       const edit = change.columnEdit;
       if (
         change.aspect === COLUMN_EDIT_ASPECT &&
