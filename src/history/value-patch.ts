@@ -50,12 +50,13 @@ function patchOf(
 function shorterEntry(change: HistoryChange): { entry: LoggedChange; text: string } | undefined {
   const { urn, aspect, value, before } = change;
   const text = JSON.stringify(value);
-  const edit = aspect === COLUMN_EDIT_ASPECT ? columnEditBetween(before, value, text) : undefined;
-  const patched = patchOf(value, before, text);
+  const between = aspect === COLUMN_EDIT_ASPECT ? columnEditBetween(before, value) : undefined;
   // Set against the patch's `"value":`, an edit's `"columnEdit":` takes five characters more.
-  const editLength = edit === undefined ? Infinity : JSON.stringify(edit).length + 5;
-  if (edit !== undefined && editLength < (patched?.length ?? text.length)) {
-    return { entry: { urn, aspect: COLUMN_EDIT_ASPECT, columnEdit: edit }, text };
+  const editLength = between === undefined ? Infinity : JSON.stringify(between.edit).length + 5;
+  // No patch is worked out where none could be shorter than the edit (most edits: a short column path).
+  const patched = between !== undefined && editLength <= between.patchFloor ? undefined : patchOf(value, before, text);
+  if (between !== undefined && editLength < (patched?.length ?? text.length)) {
+    return { entry: { urn, aspect: COLUMN_EDIT_ASPECT, columnEdit: between.edit }, text };
   }
   if (patched === undefined) return undefined;
   return { entry: { urn, aspect, value: patched.patch as unknown as JsonValue }, text };
