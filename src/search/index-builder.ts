@@ -16,6 +16,8 @@ const LAYOUT_CHUNK = 2048;
  * its own (4 MiB chunks settled 40-80 MB higher on 100,000 datasets; test/bench/NOTES.md).
  */
 const CHUNK_POSTINGS = 1 << 23;
+/** Postings of the first chunk; each next one holds twice as many, up to CHUNK_POSTINGS. */
+const FIRST_CHUNK_POSTINGS = 1 << 16;
 const FIELDS = TEXT_FIELDS.length;
 /** Offsets per document of encoded texts (addEncoded): where each field begins, and where the last ends. */
 export const BOUNDS = FIELDS + 1;
@@ -92,7 +94,9 @@ export class IndexBuilder {
         this.#keys[c] = this.#keys[c]!.subarray(0, this.#inChunk);
         this.#freqs[c] = this.#freqs[c]!.subarray(0, this.#inChunk);
       }
-      const size = Math.max(this.#chunkPostings, count);
+      // The first chunks are small, each twice the one before up to chunkPostings: a catalogue of a few
+      // entities (every test server, a laptop's) gets a few hundred KiB, not 40 MiB it would keep.
+      const size = Math.max(Math.min(this.#chunkPostings, FIRST_CHUNK_POSTINGS << this.#keys.length), count);
       this.#keys.push(new Uint32Array(size));
       this.#freqs.push(new Uint8Array(size));
       this.#chunkStarts.push(this.#postings);
