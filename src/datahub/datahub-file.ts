@@ -97,7 +97,6 @@ function recordAspects(record: JsonValue): IngestedAspect[] {
       'usage records (with "bucket") are not supported; expected MetadataChangeEvents or MetadataChangeProposals',
     );
   }
-  const keys = Object.keys(record);
   throw badRequest(`the record is ${describe(record)}; ${EXPECTED_RECORD}`);
 }
 

@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 
 import { assemble } from './built-index.ts';
 import { TEXT_FIELDS, type DocumentText } from './fields.ts';
-import { BOUNDS, IndexBuilder, type LaidOut } from './index-builder.ts';
+import { IndexBuilder, type LaidOut } from './index-builder.ts';
 import { InvertedIndex } from './inverted-index.ts';
 import type { SearchEngine } from './search-engine.ts';
 

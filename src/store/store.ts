@@ -6,7 +6,7 @@ import { join } from 'node:path';
 
 import { MinihubError } from '../errors.ts';
 import { CommitQueue, type PendingCommit } from './commit-queue.ts';
-import { Catalogue, StagedChanges, type AspectChange, type AspectReader } from './catalogue.ts';
+import { Catalogue, StagedChanges, type AspectChange } from './catalogue.ts';
 import { exportCatalogue, type McpRecord } from '../datahub/export.ts';
 import { parallelReplay } from './fast-start/parallel-replay.ts';
 import {
@@ -20,7 +20,6 @@ import {
   type LogStorage,
 } from './file-log.ts';
 import { nodeLogFileSystem } from './node-log-fs.ts';
-import type { LogFileSystem } from './log-fs.ts';
 import type { LogRecord } from './log-record.ts';
 import { HistoryIndex } from '../history/history-index.ts';
 import { logSource } from '../history/log-access.ts';
