@@ -2,7 +2,6 @@
 // replay.ts), cut a torn tail and open for append; then durable appends (write + fsync), repair after a
 // failed append, and atomic rewrites for compaction. It owns the file and the lock; it never replays.
 
-
 import { MinihubError } from '../errors.ts';
 import { MAX_CHUNK_BYTES } from './chunked-writer.ts';
 import { dataDirectoryError, makeDataDirectory } from './data-dir.ts';
