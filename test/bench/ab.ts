@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { datasetUrn, writeCatalogueFiles } from './catalogue.ts';
-import { columnPath } from './catalogue-words.ts';
+import { COLUMNS, READ, randomRead as benchRead, randomWrite as benchWrite } from './bodies.ts';
 import { cpuSeconds, fmt, load, log, pin, ROOT, serve, stop, type Served } from './harness.ts';
 import { waitForIndex } from './search-bench.ts';
 
@@ -29,26 +29,8 @@ const { values } = parseArgs({
 });
 const READS = values.reads === true;
 const DATASETS = Number(values.datasets);
-const COLUMNS = 20;
-const WRITE = 'mutation updateDescription($input: DescriptionUpdateInput!) { updateDescription(input: $input) }';
-const READ =
-  'query getDataset($urn: String!) { dataset(urn: $urn) { urn properties { description } schemaMetadata { fields { fieldPath description } } } }';
-
-function randomRead(): string {
-  return JSON.stringify({ query: READ, variables: { urn: datasetUrn(Math.floor(Math.random() * DATASETS)) } });
-}
-
-let count = 0;
-function randomWrite(): string {
-  const index = Math.floor(Math.random() * DATASETS);
-  const input = {
-    description: `edited ${++count}`,
-    resourceUrn: datasetUrn(index),
-    subResource: columnPath(index, Math.floor(Math.random() * COLUMNS)),
-    subResourceType: 'DATASET_FIELD',
-  };
-  return JSON.stringify({ query: WRITE, variables: { input } });
-}
+const randomRead = () => benchRead(DATASETS);
+const randomWrite = () => benchWrite(DATASETS);
 
 interface Side {
   name: string;

@@ -21,10 +21,10 @@ import { editFieldDescription } from '../../src/resolvers/edits.ts';
 import { Store } from '../../src/store/store.ts';
 import { datasetUrn, writeCatalogueFiles } from './catalogue.ts';
 import { columnPath } from './catalogue-words.ts';
+import { COLUMNS, mixedBody } from './bodies.ts';
 import { fmt, load, log, memoryMb, pin, quantile, ROOT, type Served } from './harness.ts';
 import { RUNNERS } from './startup.ts';
 
-const COLUMNS = 20;
 const LOG = 'catalogue.jsonl';
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -176,23 +176,6 @@ async function cli(): Promise<void> {
   }
 }
 
-const READ =
-  'query getDataset($urn: String!) { dataset(urn: $urn) { urn properties { description } schemaMetadata { fields { fieldPath description } } } }';
-const WRITE = 'mutation updateDescription($input: DescriptionUpdateInput!) { updateDescription(input: $input) }';
-
-/** The bench's mixed load: 95% reads of a random dataset, 5% column descriptions written. */
-function mixedBody(): string {
-  const index = Math.floor(Math.random() * datasets);
-  if (Math.random() >= 0.05) return JSON.stringify({ query: READ, variables: { urn: datasetUrn(index) } });
-  const input = {
-    description: `edited ${Math.random()}`,
-    resourceUrn: datasetUrn(index),
-    subResource: columnPath(index, Math.floor(Math.random() * COLUMNS)),
-    subResourceType: 'DATASET_FIELD',
-  };
-  return JSON.stringify({ query: WRITE, variables: { input } });
-}
-
 async function mixed(): Promise<void> {
   const dataDir = copy();
   const child = spawn(
@@ -209,13 +192,16 @@ async function mixed(): Promise<void> {
     const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream })[Symbol.asyncIterator]();
     const url = /^listening (\S+)$/.exec(String((await lines.next()).value))?.[1] as string;
     const served: Served = { url, token: '', child };
-    await load(served, mixedBody, { connections: 32, duration: 3 });
+    await load(served, () => mixedBody(datasets), { connections: 32, duration: 3 });
     const compacted = (async () => {
       await new Promise((resolve) => setTimeout(resolve, 1000));
       child.stdin?.write('compact\n');
       return JSON.parse(String((await lines.next()).value)) as Record<string, number>;
     })();
-    const measured = await load(served, mixedBody, { connections: 32, duration: Number(values.seconds) });
+    const measured = await load(served, () => mixedBody(datasets), {
+      connections: 32,
+      duration: Number(values.seconds),
+    });
     const report = await compacted;
     log(
       `mixed load over ${values.seconds} s with a compaction from the first second: ${fmt(measured.rps)} req/s, ` +

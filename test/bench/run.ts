@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { datasetUrn, writeCatalogueFiles, writeLog } from './catalogue.ts';
-import { columnPath } from './catalogue-words.ts';
+import { COLUMNS, mixedBody, READ, randomRead as benchRead, randomWrite as benchWrite } from './bodies.ts';
 import { compare, cpuOf, latencies, referenceCell } from './compare.ts';
 import { fmt, generatorOf, graphql, log, pin, ROOT, serve, stop, type Served } from './harness.ts';
 import {
@@ -46,37 +46,19 @@ const ROUNDS = QUICK ? 1 : Number(options.rounds);
 const CONNECTIONS = Number(options.connections);
 const WARMUP = 3;
 const DATASETS = Number(options.datasets);
-const COLUMNS = 20;
 /** Writes each searched for in the next request. */
 const WRITE_SEARCH_PAIRS = 200;
 /** Searches one after another, of each kind on 10,000 datasets, of one word on 100,000. */
 const BIG_SEARCHES = 300;
 const BIG_DATASETS = 100_000;
 
-const READ =
-  'query getDataset($urn: String!) { dataset(urn: $urn) { urn properties { description } schemaMetadata { fields { fieldPath description } } } }';
-const WRITE = 'mutation updateDescription($input: DescriptionUpdateInput!) { updateDescription(input: $input) }';
-
 const LOADS = { connections: CONNECTIONS, duration: DURATION, warmup: WARMUP, rounds: ROUNDS };
 
 const report: Report = { rows: [], summary: [] };
 const { rows, summary } = report;
 
-function randomRead(): string {
-  return JSON.stringify({ query: READ, variables: { urn: datasetUrn(Math.floor(Math.random() * DATASETS)) } });
-}
-
-let writeCount = 0;
-function randomWrite(): string {
-  const index = Math.floor(Math.random() * DATASETS);
-  const input = {
-    description: `edited ${++writeCount}`,
-    resourceUrn: datasetUrn(index),
-    subResource: columnPath(index, Math.floor(Math.random() * COLUMNS)),
-    subResourceType: 'DATASET_FIELD',
-  };
-  return JSON.stringify({ query: WRITE, variables: { input } });
-}
+const randomRead = () => benchRead(DATASETS);
+const randomWrite = () => benchWrite(DATASETS);
 
 /** minihub against the reference servers: random reads, the mixed load and durable writes. */
 async function readsAndWrites(minihub: Served, work: string): Promise<void> {
@@ -113,8 +95,8 @@ async function readsAndWrites(minihub: Served, work: string): Promise<void> {
     `reads: minihub ${fmt(reads.b.rps)} req/s, bare ${fmt(reads.a.rps)} req/s at ${fmt(reads.a.cpu * 100)}% of its core, ratio ${fmt(readRatio, 2)}, p99 ${fmt(reads.b.p99, 1)} ms, failures ${reads.b.failures}`,
   );
 
-  const mixedBody = () => (Math.random() < 0.05 ? randomWrite() : randomRead());
-  const mixed = await compare(LOADS, 'mixed 95/5', bare, 'bare', minihub, 'minihub', randomRead, mixedBody);
+  const mixed95 = () => mixedBody(DATASETS);
+  const mixed = await compare(LOADS, 'mixed 95/5', bare, 'bare', minihub, 'minihub', randomRead, mixed95);
   const mixedRatio = mixed.b.rps / mixed.a.rps;
   rows.push([
     'mixed 95% reads / 5% writes',

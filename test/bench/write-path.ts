@@ -19,8 +19,8 @@ import { createRoutes } from '../../src/http/routes.ts';
 import { resolveLimits } from '../../src/limits.ts';
 import { searchIndexOf } from '../../src/search/search-index.ts';
 import { Store } from '../../src/store/store.ts';
-import { datasetUrn, writeCatalogueFiles } from './catalogue.ts';
-import { columnPath } from './catalogue-words.ts';
+import { writeCatalogueFiles } from './catalogue.ts';
+import { randomWrite as benchWrite } from './bodies.ts';
 import { fmt, log, ROOT } from './harness.ts';
 
 const { values } = parseArgs({
@@ -32,19 +32,7 @@ const { values } = parseArgs({
 });
 const DATASETS = Number(values.datasets);
 const WRITERS = 32;
-const WRITE = 'mutation updateDescription($input: DescriptionUpdateInput!) { updateDescription(input: $input) }';
-
-let count = 0;
-function randomWrite(): string {
-  const index = Math.floor(Math.random() * DATASETS);
-  const input = {
-    description: `edited ${++count}`,
-    resourceUrn: datasetUrn(index),
-    subResource: columnPath(index, Math.floor(Math.random() * 20)),
-    subResourceType: 'DATASET_FIELD',
-  };
-  return JSON.stringify({ query: WRITE, variables: { input } });
-}
+const randomWrite = () => benchWrite(DATASETS);
 
 const work = mkdtempSync(join(tmpdir(), 'minihub-write-path-'));
 try {
