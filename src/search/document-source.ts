@@ -16,6 +16,7 @@ export class DocumentSource {
   #parts?: EntityParts;
   #columns?: Columns;
   #tags?: string[];
+  #namedTags?: string[];
   #owners?: string[];
   #container?: string | null;
   #typeNames?: readonly string[];
@@ -70,7 +71,7 @@ export class DocumentSource {
 
   /** Every tag whose name the text holds: the entity's and its columns'. */
   get namedTags(): string[] {
-    return [...new Set([...this.tags, ...this.columns.columnTags])];
+    return (this.#namedTags ??= [...new Set([...this.tags, ...this.columns.columnTags])]);
   }
 
   text(field: TextField): string {

@@ -1,46 +1,21 @@
 // DataHub's facets over a search's matches (their facet values): per facet field, how many matches hold
 // each value. Counted over every match after all filters (a facet's own filter included, as DataHub's
 // aggregations run on the filtered query), with each filtered-on value listed even at count 0 as DataHub
-// adds it back. Its table of facet fields is also what filters read.
+// adds it back. Filters read the same fields of FacetValues on their own (filters.ts).
 
 import type { FacetValues } from './documents.ts';
 
-/** What an entity holds of a field: one value, none, or several (no array is made for one). */
-export type HeldValues = string | null | readonly string[];
+/** The facet fields answered, with DataHub's display names, in the order answers list them. */
+const FACET_FIELDS = [
+  { field: '_entityType', displayName: 'Type' },
+  { field: 'platform', displayName: 'Platform' },
+  { field: 'origin', displayName: 'Environment' },
+  { field: 'container', displayName: 'Container' },
+  { field: 'tags', displayName: 'Tag' },
+  { field: 'owners', displayName: 'Owned By' },
+] as const;
 
-/** Whether any value `held` passes `test`. */
-export function someValue(held: HeldValues, test: (value: string) => boolean): boolean {
-  if (held === null) return false;
-  return typeof held === 'string' ? test(held) : held.some(test);
-}
-
-/** Each facet field's reader of an entity's values; filters on these fields read them the same way. */
-export const FACET_VALUES = {
-  _entityType: (facets: FacetValues): HeldValues => facets.entityType,
-  platform: (facets: FacetValues): HeldValues => facets.platform,
-  origin: (facets: FacetValues): HeldValues => facets.origin,
-  container: (facets: FacetValues): HeldValues => facets.container,
-  tags: (facets: FacetValues): HeldValues => facets.tags,
-  owners: (facets: FacetValues): HeldValues => facets.owners,
-} as const;
-
-type FacetField = keyof typeof FACET_VALUES;
-
-/** The facet fields answered, with DataHub's display names. */
-export const FACET_FIELDS: readonly {
-  field: FacetField;
-  displayName: string;
-  values: (facets: FacetValues) => HeldValues;
-}[] = (
-  [
-    ['_entityType', 'Type'],
-    ['platform', 'Platform'],
-    ['origin', 'Environment'],
-    ['container', 'Container'],
-    ['tags', 'Tag'],
-    ['owners', 'Owned By'],
-  ] as const
-).map(([field, displayName]) => ({ field, displayName, values: FACET_VALUES[field] }));
+type FacetField = (typeof FACET_FIELDS)[number]['field'];
 
 /** DataHub's default for searchFlags.maxAggValues. */
 export const DEFAULT_MAX_AGG_VALUES = 20;

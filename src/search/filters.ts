@@ -5,7 +5,6 @@
 import { badRequest, shown } from '../errors.ts';
 import { browsePathTerms } from './browse-path.ts';
 import { SEARCHED_TYPES, type FacetValues } from './documents.ts';
-import { FACET_VALUES, someValue, type HeldValues } from './facets.ts';
 
 /** DataHub's FacetFilterInput. */
 export interface FacetFilterInput {
@@ -32,11 +31,23 @@ export interface SearchFilter {
   selected: ReadonlyMap<string, readonly string[]>;
 }
 
-/** The filter fields minihub answers, each reading its values off an entity (the facet fields as facets do). */
+/** What an entity holds of a field: one value, none, or several (no array is made for one). */
+type HeldValues = string | null | readonly string[];
+
+/** Whether any value `held` passes `test`. */
+function someValue(held: HeldValues, test: (value: string) => boolean): boolean {
+  if (held === null) return false;
+  return typeof held === 'string' ? test(held) : held.some(test);
+}
+
+/** The filter fields minihub answers, each reading its values off an entity (the facet fields first). */
 const FIELDS: Record<string, (urn: string, facets: FacetValues) => HeldValues> = {
-  ...Object.fromEntries(
-    Object.entries(FACET_VALUES).map(([field, read]) => [field, (_urn: string, facets: FacetValues) => read(facets)]),
-  ),
+  _entityType: (_urn, facets) => facets.entityType,
+  platform: (_urn, facets) => facets.platform,
+  origin: (_urn, facets) => facets.origin,
+  container: (_urn, facets) => facets.container,
+  tags: (_urn, facets) => facets.tags,
+  owners: (_urn, facets) => facets.owners,
   typeNames: (_urn, facets) => facets.typeNames,
   removed: (_urn, facets) => (facets.removed ? 'true' : 'false'),
   urn: (urn) => urn,

@@ -5,7 +5,7 @@ import type { AspectReader } from '../store/catalogue.ts';
 import { documentFields } from './documents.ts';
 import { FIELD_WEIGHTS, type TextField } from './fields.ts';
 import type { Match } from './ranked-matches.ts';
-import { tokenize } from './text.ts';
+import { NOT_ASCII, tokenize } from './text.ts';
 
 export interface MatchedField {
   name: string;
@@ -31,8 +31,6 @@ export function matchedFields(reader: AspectReader, match: Match): MatchedField[
   }
   return [...found.values()].sort((a, b) => FIELD_WEIGHTS[b.name as TextField] - FIELD_WEIGHTS[a.name as TextField]);
 }
-
-const NOT_ASCII = /[^\x00-\x7f]/;
 
 // Whether `term` is one of `line`'s terms. An ASCII line's terms are pieces of it in lower case, so a line
 // without the term as a piece is passed over without being split into terms (most of a table's columns).

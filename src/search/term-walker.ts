@@ -10,12 +10,15 @@ const ADDED_AT_MOST = 64;
 export class TermWalker {
   #copy: { sorted: readonly string[]; index: WalkIndex } | null = null;
   #added: string[] = [];
+  // The added terms sorted and laid out for walking, made by the first walk after one was added.
+  #addedWalk: { sorted: readonly string[]; index: WalkIndex } | null = null;
   #dropped = 0;
 
   /** `text` became a term. */
   added(text: string): void {
     if (this.#copy === null) return;
     this.#added.push(text);
+    this.#addedWalk = null;
     // Nobody may search for a long while: the list of added terms is bounded, the copy made again later.
     if (this.#added.length > Math.max(ADDED_AT_MOST, this.#copy.sorted.length >> 4)) this.#forget();
   }
@@ -28,6 +31,7 @@ export class TermWalker {
   #forget(): void {
     this.#copy = null;
     this.#added = [];
+    this.#addedWalk = null;
     this.#dropped = 0;
   }
 
@@ -41,9 +45,14 @@ export class TermWalker {
       this.#copy = { sorted: copy, index: walkIndex(copy) };
     }
     const found = termsWithinEdits(this.#copy.sorted, word, max, this.#copy.index);
-    if (this.#added.length > 0)
-      for (const [text, distance] of termsWithinEdits([...new Set(this.#added)].sort(), word, max))
+    if (this.#added.length > 0) {
+      if (this.#addedWalk === null) {
+        const added = [...new Set(this.#added)].sort();
+        this.#addedWalk = { sorted: added, index: walkIndex(added) };
+      }
+      for (const [text, distance] of termsWithinEdits(this.#addedWalk.sorted, word, max, this.#addedWalk.index))
         found.set(text, distance);
+    }
     return found;
   }
 }

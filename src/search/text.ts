@@ -18,7 +18,8 @@ export function tokenize(text: string): string[] {
   return ascii ? terms : tokenizeAnyScript(text);
 }
 
-const NOT_ASCII = /[^\x00-\x7f]/;
+/** Any character outside ASCII: text without one is tokenized by character code. */
+export const NOT_ASCII = /[^\x00-\x7f]/;
 
 /**
  * tokenize()'s terms of `text` as places, so no string is made per word: `visit(start, end)` for each,
