@@ -42,12 +42,12 @@ export async function exportCommand(args: string[], io: CliIo): Promise<number> 
   // The records are read from the log as they are written, so the directory stays locked until the last
   // byte is out: nothing can change it meanwhile. Only where each value is is held, never the values.
   await withLog(io, dataDir, async ({ index, path, warn }) => {
-    const tail = index.read?.tail.length ?? 0;
+    const tail = index.read.tail.length;
     if (tail > 0)
       warn(`${path}: the last line is incomplete (${tail} bytes, a write cut short by a crash); not exported`);
     const counts = new EntityCounts();
     const records = counts.counting(exportedRecordsOf(index.entities()));
-    const tokens = [...index.urns()].filter((urn) => urn.startsWith('urn:li:dataHubAccessToken:')).length;
+    const tokens = [...index.urnsOfType('dataHubAccessToken')].length;
     if (out === undefined) {
       await writeToStream(io.stdout, (sink) => writeMcpFile(records, sink));
       io.stderr.write(`${counts.summary(tokens, 'stdout')}\n`);

@@ -8,7 +8,6 @@ import type { JsonValue } from '../aspects/json.ts';
 import type { LogFileSystem } from '../store/log-fs.ts';
 import type { AspectChange, LogRecord } from '../store/log-record.ts';
 import type { LogSource } from './history-index.ts';
-import { isTracked } from './change-events.ts';
 import { allChanges, candidateRecords, TrackedState } from './tracked-records.ts';
 import { historyFields } from './value-patch.ts';
 
@@ -98,13 +97,13 @@ export function stateValueTest(state: (urn: string, aspect: string) => JsonValue
 }
 
 /**
- * IsStateValue over every tracked aspect's state value, given up front in any order (a log on disk, read
+ * IsStateValue over the tracked aspects' state values (the caller picks them), given up front in any order (a log on disk, read
  * in one pass: looking each aspect up as asked costs a read of the file each).
  */
 export async function stateDigests(values: AsyncIterable<[string, string, JsonValue]>): Promise<IsStateValue> {
   const digests = new Map<string, Digest>();
   for await (const [urn, aspect, value] of values) {
-    if (isTracked(urn, aspect)) digests.set(`${urn}\u0000${aspect}`, digestOf(JSON.stringify(value)));
+    digests.set(`${urn}\u0000${aspect}`, digestOf(JSON.stringify(value)));
   }
   return ({ urn, aspect }, text) => sameText(digests.get(`${urn}\u0000${aspect}`), text);
 }

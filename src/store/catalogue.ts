@@ -5,7 +5,7 @@
 import type { JsonValue } from '../aspects/json.ts';
 import type { AspectChange } from './log-record.ts';
 import { ContainerIndex } from './container-index.ts';
-import { putAspect } from './entity-aspects.ts';
+import { putAspect, urnsOfType } from './entity-aspects.ts';
 
 // Defined with the log's record format; re-exported because every reader of the catalogue meets it here.
 export type { AspectChange } from './log-record.ts';
@@ -58,9 +58,8 @@ export class Catalogue implements AspectReader {
   }
 
   /** URNs whose entity type (the third URN segment) is `entityType`, in insertion order. */
-  *urnsOfType(entityType: string): Iterable<string> {
-    const prefix = `urn:li:${entityType}:`;
-    for (const urn of this.#entities.keys()) if (urn.startsWith(prefix)) yield urn;
+  urnsOfType(entityType: string): Iterable<string> {
+    return urnsOfType(this.#entities.keys(), entityType);
   }
 
   /** Every entity's URN, in insertion order, building no value still held as text. */

@@ -5,9 +5,8 @@
 import type { JsonValue } from '../aspects/json.ts';
 import { MinihubError } from '../errors.ts';
 import type { Catalogue } from './catalogue.ts';
-import type { AspectChange, LogRecord } from './log-record.ts';
+import { SYSTEM_ACTOR, type AspectChange, type LogRecord } from './log-record.ts';
 
-const COMPACTION_ACTOR = 'urn:li:corpuser:datahub';
 // The longest stretch a compaction holds the event loop between two turns, in milliseconds (see test/bench/NOTES.md).
 const SLICE_MS = 5;
 
@@ -63,7 +62,7 @@ export interface CompactedCounts {
 }
 
 /** Entities with their aspects' values, in the catalogue's order: a CatalogueSnapshot's or a LogIndex's. */
-export type EntityValues =
+type EntityValues =
   AsyncIterable<[string, ReadonlyMap<string, JsonValue>]> | Iterable<[string, ReadonlyMap<string, JsonValue>]>;
 
 /**
@@ -94,7 +93,7 @@ export async function* compactedRecords(
   for await (const [urn, aspects] of entities) {
     const changes = [...aspects].map(([aspect, value]) => ({ urn, aspect, value }));
     counts.records++;
-    yield { seq: counts.history + counts.records, time, actor: COMPACTION_ACTOR, op: 'compact', changes };
+    yield { seq: counts.history + counts.records, time, actor: SYSTEM_ACTOR, op: 'compact', changes };
     await breathe();
   }
 }

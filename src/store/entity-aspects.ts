@@ -24,3 +24,9 @@ export function putAspect<V>(
   aspects.set(aspect, value);
   return aspects;
 }
+
+/** The URNs of `urns` whose entity type (the third URN segment) is `entityType`, in their order. */
+export function* urnsOfType(urns: Iterable<string>, entityType: string): Iterable<string> {
+  const prefix = `urn:li:${entityType}:`;
+  for (const urn of urns) if (urn.startsWith(prefix)) yield urn;
+}

@@ -6,7 +6,7 @@
 import type { JsonValue } from '../aspects/json.ts';
 import type { LogFileSystem } from './log-fs.ts';
 import { withColumnDescription } from './column-edit.ts';
-import { putAspect } from './entity-aspects.ts';
+import { putAspect, urnsOfType } from './entity-aspects.ts';
 import { readRecords, type ReadRecords } from './log-lines.ts';
 import { isColumnEdit, parseLogRecord, type LoggedChange, type LoggedRecord } from './log-record.ts';
 
@@ -43,8 +43,8 @@ export class LogIndex {
   #starts: number[] = [];
   #lengths: number[] = [];
   readonly #cache = new Map<number, LoggedRecord>();
-  /** What reading the log found: where its whole lines end, its torn tail, its records. */
-  read: ReadRecords | null = null;
+  /** What reading the log found: where its whole lines end, its torn tail, its records (set by read()). */
+  read!: ReadRecords;
 
   private constructor(fs: LogFileSystem, path: string) {
     this.#fs = fs;
@@ -58,13 +58,14 @@ export class LogIndex {
     return index;
   }
 
-  get entityCount(): number {
-    return this.#entities.size;
-  }
-
   /** Every entity's URN, in the catalogue's order. */
   urns(): Iterable<string> {
     return this.#entities.keys();
+  }
+
+  /** The URNs of one entity type (`dataset`, `dataHubAccessToken`...), as Catalogue.urnsOfType gives them. */
+  urnsOfType(entityType: string): Iterable<string> {
+    return urnsOfType(this.#entities.keys(), entityType);
   }
 
   /** Every entity with its aspects' values, in the catalogue's order, each read from the log when reached. */

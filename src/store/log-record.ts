@@ -36,6 +36,9 @@ export interface LogRecord {
   patches?: LoggedChange[];
 }
 
+/** The actor of the records the store writes on its own (a compaction, a reset to the seeds): DataHub's root user. */
+export const SYSTEM_ACTOR = 'urn:li:corpuser:datahub';
+
 export const COLUMN_EDIT_ASPECT = 'editableSchemaMetadata';
 
 /** What the log keeps of a column's edited description. */

@@ -34,8 +34,8 @@ export async function withOfflineLog<T>(
   dataDir: string,
   warn: (message: string) => void,
   run: (log: OfflineLog) => Promise<T>,
-  fs: LogFileSystem = nodeLogFileSystem,
 ): Promise<T> {
+  const fs = nodeLogFileSystem;
   const path = join(dataDir, LOG_FILE);
   const release = await lockDataDirectory(dataDir);
   try {
@@ -52,7 +52,7 @@ export async function withOfflineLog<T>(
 /** Rewrites the log as its state (after its history, see src/history/), as Store.compact does, streaming. */
 export async function compactOffline({ fs, dir, path, index, warn }: OfflineLog): Promise<CompactionReport> {
   // As Store.open: a torn last line is cut off and saved aside first.
-  const replayed = index.read as NonNullable<LogIndex['read']>;
+  const replayed = index.read;
   const log = await openForAppend({ fs, dir, path, replayed, release: () => {}, warn });
   try {
     const bytesBefore = log.size;

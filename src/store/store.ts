@@ -20,7 +20,7 @@ import {
   type LogStorage,
 } from './file-log.ts';
 import { nodeLogFileSystem } from './node-log-fs.ts';
-import type { LogRecord } from './log-record.ts';
+import { SYSTEM_ACTOR, type LogRecord } from './log-record.ts';
 import { HistoryIndex } from '../history/history-index.ts';
 import { logSource } from '../history/log-access.ts';
 import { PARALLEL_REPLAY_MIN_BYTES, replayOnOneThread, type Replay } from './replay.ts';
@@ -29,8 +29,6 @@ import type { AppliedListener, ChangeBuilder, CompactionReport, OpenedStore, Sto
 
 export type { AppliedListener, ChangeBuilder, CompactionReport, StoreOptions } from './store-options.ts';
 export { COMPACT_MIN_BYTES, COMPACT_RATIO } from './store-compaction.ts';
-
-const RESET_ACTOR = 'urn:li:corpuser:datahub';
 
 /**
  * The catalogue and its log: RunningServer.store. Reads go through `catalogue`; writes through GraphQL.
@@ -171,7 +169,7 @@ export class Store {
       this.catalogue.clear();
       // The history starts again too, with the new state as one change by the root user.
       this.history.clear();
-      this.#apply({ seq: 0, time: Date.now(), actor: RESET_ACTOR, op: 'reset', changes: [...changes] }, true);
+      this.#apply({ seq: 0, time: Date.now(), actor: SYSTEM_ACTOR, op: 'reset', changes: [...changes] }, true);
     });
   }
 
