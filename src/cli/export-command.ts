@@ -32,7 +32,7 @@ export async function exportCommand(args: string[], io: CliIo): Promise<number> 
   if (values.out === '') throw new MinihubError('USAGE', '--out needs a file name');
   const out = values.out;
   const dataDir = dataDirOf(values.data, io.env);
-  // Opening a store creates the directory; a mistyped --data should fail, not export an empty catalogue.
+  // A mistyped --data fails here, in words about exporting, before the directory is locked and read.
   if (!existsSync(join(dataDir, LOG_FILE))) {
     throw new MinihubError(
       'BAD_REQUEST',
