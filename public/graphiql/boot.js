@@ -101,9 +101,43 @@
     else storageRemove(SAVED_HEADERS);
   }
 
-  window.addEventListener('pagehide', function forgetUnlessPersisting() {
+  window.addEventListener('pagehide', function leaving() {
     if (!persisting()) storageRemove(SAVED_HEADERS);
+    saveOpenTab();
   });
+
+  // GraphiQL also saves an edited query or variables only 100 + 500 ms after the last keystroke, so
+  // a reload sooner brought back the one before. Leaving the page writes the open tab's editors into
+  // GraphiQL's saved tabs and into the keys it matches them by on load (a mismatch opens a new tab).
+  // When the saved tabs are not the ones on screen (one added or closed just now) it leaves them be.
+  function saveOpenTab() {
+    var query = editorText(document.querySelector('.graphiql-query-editor .CodeMirror'));
+    var variables = editorText(document.querySelector('.graphiql-editor-tool .graphiql-editor .CodeMirror'));
+    if (query === null || variables === null) return;
+    try {
+      var state = JSON.parse(storageGet('graphiql:tabState') || 'null');
+      var shown = document.querySelectorAll('.graphiql-tab');
+      // GraphiQL shows its tab bar only with two tabs or more.
+      var active = 0;
+      for (var index = 0; index < shown.length; index++) {
+        if (shown[index].classList.contains('graphiql-tab-active')) active = index;
+      }
+      if (!state || !Array.isArray(state.tabs) || state.tabs.length !== Math.max(shown.length, 1)) return;
+      state.activeTabIndex = active;
+      state.tabs[active].query = query;
+      state.tabs[active].variables = variables;
+      storageSet('graphiql:tabState', JSON.stringify(state));
+      storageSet('graphiql:query', query);
+      storageSet('graphiql:variables', variables);
+    } catch (error) {
+      // Unreadable tabs: GraphiQL's own save stands.
+    }
+  }
+
+  // CodeMirror 5 keeps its editor on the element it renders into.
+  function editorText(element) {
+    return element && element.CodeMirror ? element.CodeMirror.getValue() : null;
+  }
 
   // localStorage can be disabled or full; the page then works without remembering anything.
   function storageGet(key) {
