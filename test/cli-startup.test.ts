@@ -5,12 +5,12 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 // Not fixtures/server.ts: it loads the whole server into this process, which needs none of it.
 import { runCliProcess, type CliResult } from './fixtures/cli.ts';
+import { TEST_TMP } from './fixtures/temp-root.ts';
 
 const SAMPLE = fileURLToPath(new URL('../data/sample-catalogue.json', import.meta.url));
 
@@ -39,7 +39,7 @@ let hook = '';
 let runs = 0;
 
 startup.before(() => {
-  dir = mkdtempSync(join(tmpdir(), 'minihub-test-'));
+  dir = mkdtempSync(join(TEST_TMP, 'minihub-test-'));
   hook = join(dir, 'module-log-hook.mjs');
   writeFileSync(hook, HOOK);
 });

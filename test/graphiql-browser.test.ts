@@ -6,12 +6,12 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 import { SAMPLE, startTestServer, type TestServer } from './fixtures/server.ts';
+import { TEST_TMP } from './fixtures/temp-root.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -85,7 +85,7 @@ if (!existsSync(CHROMIUM)) {
     context.tokenTyped = false;
     context.hub = await startTestServer({ seed: [SAMPLE] });
     context.open = await startTestServer({ seed: [SAMPLE], auth: false });
-    context.profile = mkdtempSync(join(tmpdir(), 'minihub-chromium-'));
+    context.profile = mkdtempSync(join(TEST_TMP, 'minihub-chromium-'));
     context.browser = await chromium.launchPersistentContext(context.profile, {
       executablePath: CHROMIUM,
       headless: true,
