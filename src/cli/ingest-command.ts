@@ -42,7 +42,8 @@ export async function ingestCommand(args: string[], io: CliIo): Promise<number> 
         rejected += report.rejected.length;
       }
     },
-    { create: true },
+    // What ingest writes it does not read again (but to skip unchanged aspects): held as the log's text.
+    { create: true, keepValuesAsText: true },
   );
   if (rejected > 0)
     io.stderr.write(

@@ -18,6 +18,8 @@ export interface WithStoreOptions {
   create?: boolean;
   /** Whether the command takes --create, so the refusal can offer it. */
   offerCreate?: boolean;
+  /** See StoreOptions.keepValuesAsText (ingest). */
+  keepValuesAsText?: boolean;
 }
 
 export async function withStore<T>(
@@ -28,7 +30,7 @@ export async function withStore<T>(
 ): Promise<T> {
   if (options.create !== true) requireCatalogue(dataDir, options.offerCreate === true);
   const warn = warning(io);
-  const store = await Store.open({ dataDir, warn });
+  const store = await Store.open({ dataDir, warn, keepValuesAsText: options.keepValuesAsText });
   warnOfPartialSeed(dataDir, warn);
   try {
     return await run(store);

@@ -68,22 +68,26 @@ export function parseDataHubFile(text: string, source: string): ParsedFile {
  */
 export function parseDataHubPieces(pieces: TextPieces, source: string): ParsedFile {
   let result: ParsedFile = { records: 0, aspects: [], rejected: [] };
-  const onRecord = ({ record, value, error }: RawRecord) => {
+  const onRecord = (raw: RawRecord) => {
     result.records++;
-    if (error !== undefined) {
-      result.rejected.push({ record, reason: error });
-      return;
-    }
-    try {
-      for (const aspect of recordAspects(value)) result.aspects.push(aspect);
-    } catch (err) {
-      // Only expected failures become rejections; anything else is a bug and should surface as one.
-      if (!(err instanceof MinihubError)) throw err;
-      result.rejected.push({ record, reason: err.message });
-    }
+    const read = readRecord(raw);
+    if ('reason' in read) result.rejected.push(read);
+    else for (const aspect of read) result.aspects.push(aspect);
   };
   readRecords(pieces, source, onRecord, () => (result = { records: 0, aspects: [], rejected: [] }));
   return result;
+}
+
+/** One record's aspects, or why it is rejected. */
+export function readRecord({ record, value, error }: RawRecord): IngestedAspect[] | RejectedRecord {
+  if (error !== undefined) return { record, reason: error };
+  try {
+    return recordAspects(value);
+  } catch (err) {
+    // Only expected failures become rejections; anything else is a bug and should surface as one.
+    if (!(err instanceof MinihubError)) throw err;
+    return { record, reason: err.message };
+  }
 }
 
 function recordAspects(record: JsonValue): IngestedAspect[] {

@@ -1,11 +1,21 @@
 // Applies a DataHub file to the store as log records holding only the aspects that change (one per
 // INGEST_BATCH_ASPECTS aspects), so ingesting the same file twice writes nothing the second time.
+// A file is read twice, never whole: once to plan (ingest-plan.ts), once to write a batch at a time.
 
 import type { AspectChange, AspectReader } from '../store/catalogue.ts';
 import type { JsonValue } from '../aspects/json.ts';
 import type { Store } from '../store/store.ts';
-import { parseDataHubFile, parseDataHubPieces, type ParsedFile, type RejectedRecord } from './datahub-file.ts';
+import { MinihubError } from '../errors.ts';
+import {
+  parseDataHubFile,
+  parseDataHubPieces,
+  readRecord,
+  type ParsedFile,
+  type RejectedRecord,
+} from './datahub-file.ts';
 import { fileText } from './file-text.ts';
+import { aspectKey, planIngest } from './ingest-plan.ts';
+import { recordsOf, RESTART, type TextPieces } from './read-records.ts';
 
 /**
  * What ingesting one source did: RunningServer.seeded holds one per seed.
@@ -47,8 +57,52 @@ export async function ingest(
   actor: string,
   onProgress?: (progress: IngestProgress) => void,
 ): Promise<IngestReport> {
+  if (typeof source === 'string') return ingestFile(store, source, () => fileText(source), actor, onProgress);
   const { name, parsed } = parseSource(source);
   return ingestParsed(store, parsed, name, actor, onProgress);
+}
+
+/**
+ * Ingests a file read twice in pieces: memory holds the plan (a key per aspect) and one batch, never
+ * the file's values (but the last of an aspect upserted more than once), so a file of any size ingests
+ * within a few megabytes beside the store. As parsing the whole file would: each aspect is written
+ * where it first comes, with its last value.
+ */
+export async function ingestFile(
+  store: Store,
+  source: string,
+  pieces: TextPieces,
+  actor: string,
+  onProgress?: (progress: IngestProgress) => void,
+): Promise<IngestReport> {
+  const plan = planIngest(pieces, source);
+  const writer = new BatchWriter(store, actor, plan.records, plan.firstUpsert.size, onProgress);
+  // Records read as an array before the text turned out to be JSON lines are not the file's records.
+  let skipping = plan.restarted;
+  let seen = 0;
+  const batch: AspectChange[] = [];
+  for (const item of recordsOf(pieces, source)) {
+    if (item === RESTART) {
+      skipping = false;
+      continue;
+    }
+    const read = skipping ? [] : readRecord(item);
+    if ('reason' in read) continue;
+    for (const { urn, aspect, value } of read) {
+      const key = aspectKey(urn, aspect);
+      if (plan.firstUpsert.get(key) === seen++)
+        batch.push({ urn, aspect, value: plan.laterValue.has(key) ? (plan.laterValue.get(key) as JsonValue) : value });
+    }
+    while (batch.length >= INGEST_BATCH_ASPECTS) await writer.write(batch.splice(0, INGEST_BATCH_ASPECTS));
+  }
+  if (batch.length > 0) await writer.write(batch);
+  if (seen !== plan.aspects)
+    throw new MinihubError(
+      'BAD_REQUEST',
+      `${source} changed while it was ingested (${plan.aspects} aspects at first, ${seen} the second time it was read); ` +
+        `${writer.written} aspects were written; ingest it again once it stays the same`,
+    );
+  return report(source, plan.records, plan.entities, writer, plan.rejected);
 }
 
 /** The aspects of parsed files as changes, later ones winning, as ingesting them in order would leave them. */
@@ -76,6 +130,8 @@ export function parseSource(source: IngestSource): { name: string; parsed: Parse
 export function isUnchanged(reader: AspectReader, change: AspectChange): boolean {
   const current = reader.aspect(change.urn, change.aspect);
   if (change.value === null) return current === undefined;
+  // A new aspect: nothing to compare, and a large value is not worth turning into text for it.
+  if (current === undefined) return false;
   return JSON.stringify(current) === JSON.stringify(change.value);
 }
 
@@ -89,34 +145,66 @@ export async function ingestParsed(
   actor: string,
   onProgress?: (progress: IngestProgress) => void,
 ): Promise<IngestReport> {
-  const entities: Record<string, Set<string>> = {};
-  for (const { urn, entityType } of parsed.aspects) (entities[entityType] ??= new Set()).add(urn);
+  const entities = new Map<string, Set<string>>();
+  for (const { urn, entityType } of parsed.aspects) {
+    let urns = entities.get(entityType);
+    if (urns === undefined) entities.set(entityType, (urns = new Set()));
+    urns.add(urn);
+  }
   const all = parsedChanges([parsed]);
-  let unchanged = 0;
-  let written = 0;
-  onProgress?.({ records: parsed.records, aspectsDone: 0, aspectsTotal: all.length });
-  for (let start = 0; start < all.length; start += INGEST_BATCH_ASPECTS) {
-    const batch = all.slice(start, start + INGEST_BATCH_ASPECTS);
-    const changes = await store.commit('ingest', actor, (reader) =>
+  const writer = new BatchWriter(store, actor, parsed.records, all.length, onProgress);
+  for (let start = 0; start < all.length; start += INGEST_BATCH_ASPECTS)
+    await writer.write(all.slice(start, start + INGEST_BATCH_ASPECTS));
+  return report(source, parsed.records, entities, writer, parsed.rejected);
+}
+
+/** Commits an ingest's batches one after another, counting what each wrote and left as it was. */
+class BatchWriter {
+  written = 0;
+  unchanged = 0;
+  #done = 0;
+  readonly #store: Store;
+  readonly #actor: string;
+  readonly #records: number;
+  readonly #total: number;
+  readonly #onProgress: ((progress: IngestProgress) => void) | undefined;
+
+  constructor(
+    store: Store,
+    actor: string,
+    records: number,
+    total: number,
+    onProgress?: (progress: IngestProgress) => void,
+  ) {
+    this.#store = store;
+    this.#actor = actor;
+    this.#records = records;
+    this.#total = total;
+    this.#onProgress = onProgress;
+    onProgress?.({ records, aspectsDone: 0, aspectsTotal: total });
+  }
+
+  async write(batch: readonly AspectChange[]): Promise<void> {
+    const changes = await this.#store.commit('ingest', this.#actor, (reader) =>
       batch.filter((change) => {
         const same = isUnchanged(reader, change);
-        if (same) unchanged++;
+        if (same) this.unchanged++;
         return !same;
       }),
     );
-    written += changes.length;
-    onProgress?.({
-      records: parsed.records,
-      aspectsDone: Math.min(start + INGEST_BATCH_ASPECTS, all.length),
-      aspectsTotal: all.length,
-    });
+    this.written += changes.length;
+    this.#done += batch.length;
+    this.#onProgress?.({ records: this.#records, aspectsDone: this.#done, aspectsTotal: this.#total });
   }
-  return {
-    source,
-    records: parsed.records,
-    entities: Object.fromEntries(Object.entries(entities).map(([type, urns]) => [type, urns.size])),
-    written,
-    unchanged,
-    rejected: parsed.rejected,
-  };
+}
+
+function report(
+  source: string,
+  records: number,
+  entities: ReadonlyMap<string, ReadonlySet<string>>,
+  { written, unchanged }: BatchWriter,
+  rejected: RejectedRecord[],
+): IngestReport {
+  const perType = Object.fromEntries([...entities].map(([type, urns]) => [type, urns.size]));
+  return { source, records, entities: perType, written, unchanged, rejected };
 }

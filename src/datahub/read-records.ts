@@ -18,6 +18,9 @@ export type TextPieces = () => Iterable<string>;
 
 export const EXPECTED_FILE = 'expected a JSON array of records, one JSON object, or JSON lines (one record per line)';
 
+/** What recordsOf() yields before reading the text again as JSON lines: drop the records yielded so far. */
+export const RESTART = Symbol('read again as JSON lines');
+
 /**
  * Calls `onRecord` for every record in file order. What is read as a whole array first and turns out
  * not to be one is read again as JSON lines (as JSON.parse of the whole text failing would have it):
@@ -30,6 +33,17 @@ export function readRecords(
   onRecord: (record: RawRecord) => void,
   onRestart: () => void,
 ): void {
+  for (const item of recordsOf(pieces, source)) {
+    if (item === RESTART) onRestart();
+    else onRecord(item);
+  }
+}
+
+/**
+ * As readRecords, one record at a time as the caller asks: a caller may stop between two records (and
+ * await) without the text being read further. Yields RESTART where readRecords calls `onRestart`.
+ */
+export function* recordsOf(pieces: TextPieces, source: string): Generator<RawRecord | typeof RESTART> {
   const first = firstCharacter(pieces);
   if (first !== '[' && first !== '{') {
     const found = first === undefined ? 'the file is empty' : `it starts with ${JSON.stringify(first)}`;
@@ -40,23 +54,28 @@ export function readRecords(
 
   if (first === '[') {
     let count = 0;
+    let notAnArray: string;
     try {
       const splitter = new JsonSplitter('array');
-      for (const piece of pieces())
-        splitter.push(piece, (text) => onRecord({ record: ++count, value: parseValue(text, `record ${count + 1}`) }));
+      // One piece's records at a time: a piece is bounded (file-text.ts), so is what waits here.
+      const found: RawRecord[] = [];
+      for (const piece of pieces()) {
+        splitter.push(piece, (text) => found.push({ record: ++count, value: parseValue(text, `record ${count + 1}`) }));
+        yield* found.splice(0);
+      }
       splitter.end();
       return;
     } catch (error) {
       if (!(error instanceof NotJson)) throw error;
-      onRestart();
-      const firstLine = readJsonLines(pieces, source, onRecord);
-      if (firstLine !== null) throw unreadable(error.message);
-      return;
+      notAnArray = error.message;
     }
+    yield RESTART;
+    if ((yield* jsonLines(pieces, source)) !== null) throw unreadable(notAnArray);
+    return;
   }
   // An object: JSON lines, or one object over one or many lines. Lines are tried first: they need only
   // a line's text at a time; a first line that is not JSON means one object spread over lines.
-  const firstLine = readJsonLines(pieces, source, onRecord);
+  const firstLine = yield* jsonLines(pieces, source);
   if (firstLine === null) return;
   let value: JsonValue = null;
   try {
@@ -67,31 +86,27 @@ export function readRecords(
     if (!(error instanceof NotJson)) throw error;
     throw unreadable(error.message);
   }
-  onRecord({ record: 1, value });
+  yield { record: 1, value };
 }
 
 /**
- * Reads JSON lines, one record per non-blank line. Returns null when done, or, without handing on
- * anything, why the first non-blank line is not JSON (then the text is no JSON lines at all).
+ * Reads JSON lines, one record per non-blank line. Returns null when done, or, having yielded nothing,
+ * why the first non-blank line is not JSON (then the text is no JSON lines at all).
  */
-function readJsonLines(pieces: TextPieces, source: string, onRecord: (record: RawRecord) => void): string | null {
+function* jsonLines(pieces: TextPieces, source: string): Generator<RawRecord, string | null> {
   let lineNumber = 0;
   let records = 0;
   // The first record waits for a second line: alone in the file, it is the file's one JSON value, record 1.
   let held: RawRecord | null = null;
-  let firstLineError: string | null = null;
-  const onLine = (line: string): boolean => {
+  for (const line of linesOf(pieces)) {
     lineNumber++;
     const text = line.trim();
-    if (text === '') return true;
+    if (text === '') continue;
     let record: RawRecord;
     try {
       record = { record: lineNumber, value: JSON.parse(text) as JsonValue };
     } catch (error) {
-      if (records === 0) {
-        firstLineError = (error as Error).message;
-        return false;
-      }
+      if (records === 0) return (error as Error).message;
       record = {
         record: lineNumber,
         value: null,
@@ -101,19 +116,17 @@ function readJsonLines(pieces: TextPieces, source: string, onRecord: (record: Ra
     records++;
     if (records === 1) held = record;
     else {
-      if (held !== null) onRecord(held);
+      if (held !== null) yield held;
       held = null;
-      onRecord(record);
+      yield record;
     }
-    return true;
-  };
-  if (!forEachLine(pieces, onLine)) return firstLineError;
-  if (held !== null) onRecord({ ...(held as RawRecord), record: 1 });
+  }
+  if (held !== null) yield { ...held, record: 1 };
   return null;
 }
 
-/** Calls `onLine` for each line (split at "\n", the last one without it), until it returns false. */
-function forEachLine(pieces: TextPieces, onLine: (line: string) => boolean): boolean {
+/** Each line of the text (split at "\n", the last one without it). */
+function* linesOf(pieces: TextPieces): Generator<string> {
   let partial: string[] = [];
   for (const piece of pieces()) {
     let start = 0;
@@ -121,11 +134,11 @@ function forEachLine(pieces: TextPieces, onLine: (line: string) => boolean): boo
       const tail = piece.slice(start, stop);
       const line = partial.length === 0 ? tail : partial.join('') + tail;
       partial = [];
-      if (!onLine(line)) return false;
+      yield line;
     }
     if (start < piece.length) partial.push(piece.slice(start));
   }
-  return onLine(partial.join(''));
+  yield partial.join('');
 }
 
 function firstCharacter(pieces: TextPieces): string | undefined {

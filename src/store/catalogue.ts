@@ -36,6 +36,13 @@ export abstract class LazyValue {
 /** What the catalogue holds for an aspect: its value, or one still to be built. */
 export type StoredValue = JsonValue | LazyValue;
 
+/** A change as the catalogue applies it: its value may still be text (see Store's keepValuesAsText). */
+export interface StoredChange {
+  urn: string;
+  aspect: string;
+  value: StoredValue;
+}
+
 export class Catalogue implements AspectReader {
   readonly #entities = new Map<string, Map<string, StoredValue>>();
   // How often each entity has changed, so a cached answer can tell whether what it read is current.
@@ -121,7 +128,7 @@ export class Catalogue implements AspectReader {
   }
 
   /** Applies changes in order, counting each entity's changes (see version). */
-  apply(changes: readonly AspectChange[]): void {
+  apply(changes: readonly StoredChange[]): void {
     for (const { urn, aspect, value } of changes) {
       this.#bump(urn);
       for (const container of this.#put(urn, aspect, value)) this.#bump(container);

@@ -19,6 +19,12 @@ export interface StoreOptions {
   parallelReplayBytes?: number;
   /** The largest Buffer compaction builds before writing it (default MAX_CHUNK_BYTES, 512 KiB); tests lower it. */
   maxChunkBytes?: number;
+  /**
+   * Hold the values a long record commits as its log text until first read, as replay does (default
+   * false). For a writer that reads little of what it writes (`minihub ingest`): memory then grows by
+   * about the log's size, not by the values' objects. A server reads what it writes at once.
+   */
+  keepValuesAsText?: boolean;
 }
 
 /** Computes a change from the current state; throws to refuse it. Runs in log order, one at a time. */

@@ -8,6 +8,7 @@ import { MinihubError } from '../errors.ts';
 import { CommitQueue, type PendingCommit } from './commit-queue.ts';
 import { Catalogue, StagedChanges, type AspectChange } from './catalogue.ts';
 import { exportCatalogue, type McpRecord } from '../datahub/export.ts';
+import { heldAsText } from './fast-start/lazy-lines.ts';
 import { parallelReplay } from './fast-start/parallel-replay.ts';
 import {
   LOG_FILE,
@@ -48,6 +49,7 @@ export class Store {
   });
   readonly #compaction: StoreCompaction;
   readonly #appliedListeners = new Set<AppliedListener>();
+  readonly #keepValuesAsText: boolean;
 
   /** Whether opening replayed part of a large log on a worker thread. */
   readonly replayedInWorker: boolean;
@@ -61,6 +63,7 @@ export class Store {
     this.replayedInWorker = replayed.inWorker;
     this.#recordCount = replayed.records;
     this.#nextSeq = replayed.lastSeq + 1;
+    this.#keepValuesAsText = options.keepValuesAsText ?? false;
     // Opened as a job, between two commit batches: the log then holds exactly the records applied so far.
     const between = <T>(job: () => Promise<T>) => this.#commits.schedule(job);
     this.history = new HistoryIndex(logFile && logSource(logFile.fs, logFile.path, () => this.#log.size, between));
@@ -224,7 +227,7 @@ export class Store {
   #apply(record: LogRecord, reset: boolean): void {
     this.history.record(record, this.catalogue);
     this.#compaction.preserve(record.changes);
-    this.catalogue.apply(record.changes);
+    this.catalogue.apply(this.#keepValuesAsText ? heldAsText(record) : record.changes);
     for (const listener of this.#appliedListeners) listener(record.changes, reset);
   }
 }

@@ -22,7 +22,7 @@ import { Store } from '../../src/store/store.ts';
 import { datasetUrn, writeCatalogueFiles } from './catalogue.ts';
 import { columnPath } from './catalogue-words.ts';
 import { COLUMNS, mixedBody } from './bodies.ts';
-import { fmt, load, log, memoryMb, pin, quantile, ROOT, type Served } from './harness.ts';
+import { fmt, load, log, pin, quantile, ROOT, runSampled as run, type Served } from './harness.ts';
 import { RUNNERS } from './startup.ts';
 
 const LOG = 'catalogue.jsonl';
@@ -130,27 +130,6 @@ async function live(): Promise<void> {
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
-}
-
-/** Runs the CLI with `args` to the end, sampling its peak RSS; resolves with it in MB and the CPU seconds. */
-function run(args: string[]): Promise<{ peakMb: number; ms: number }> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-    let peakMb = 0;
-    const sample = setInterval(() => {
-      try {
-        peakMb = Math.max(peakMb, memoryMb(child.pid as number, 'VmHWM'));
-      } catch {
-        // Exited between two samples.
-      }
-    }, 20);
-    child.once('exit', (code) => {
-      clearInterval(sample);
-      if (code === 0) resolve({ peakMb, ms: performance.now() - started });
-      else reject(new Error(`${args.join(' ')} exited with ${code}`));
-    });
-  });
 }
 
 async function cli(): Promise<void> {

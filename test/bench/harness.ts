@@ -207,3 +207,24 @@ export function quantile(values: readonly number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 }
+
+/** Runs node with `args` to the end, sampling its peak RSS (VmHWM); resolves with it in MB and the wall time. */
+export function runSampled(args: string[]): Promise<{ peakMb: number; ms: number }> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    let peakMb = 0;
+    const sample = setInterval(() => {
+      try {
+        peakMb = Math.max(peakMb, memoryMb(child.pid as number, 'VmHWM'));
+      } catch {
+        // Exited between two samples.
+      }
+    }, 20);
+    child.once('exit', (code) => {
+      clearInterval(sample);
+      if (code === 0) resolve({ peakMb, ms: performance.now() - started });
+      else reject(new Error(`${args.join(' ')} exited with ${code}`));
+    });
+  });
+}

@@ -1,9 +1,10 @@
 // Aspect values replayed from a long log line and not read yet: the line's text stands in for them
 // until one is read, and then the whole line is parsed once. It holds text; it never parses on its own.
 
-import { LazyValue, type StoredValue } from '../catalogue.ts';
+import { LazyValue, type StoredChange, type StoredValue } from '../catalogue.ts';
+import { ColumnEditChange } from '../column-edit.ts';
 import type { JsonValue } from '../../aspects/json.ts';
-import { isColumnEdit, parseLogRecord, type LoggedRecord } from '../log-record.ts';
+import { isColumnEdit, parseLogRecord, type LoggedRecord, type LogRecord } from '../log-record.ts';
 import { restoreChange, type ReplaySink } from '../replay.ts';
 
 /**
@@ -84,4 +85,20 @@ export function deferLongLines(sink: ReplaySink): (record: LoggedRecord, line: s
       else sink.restore(change.urn, change.aspect, new DeferredValue(replayed, index) satisfies StoredValue);
     });
   };
+}
+
+/**
+ * A committed record's changes as a restart would hold them: a long record's values (not its removals,
+ * not a column edit, which the log keeps as the edit alone) as DeferredValues over its text, a short
+ * one's as they are. The text is the record as the log wrote it, JSON.stringify'd again.
+ */
+export function heldAsText(record: LogRecord): readonly StoredChange[] {
+  const line = JSON.stringify(record);
+  if (line.length < DEFERRED_LINE_CHARS) return record.changes;
+  const held = new ReplayedLine(line, record.changes.length);
+  return record.changes.map((change, index) =>
+    change.value === null || change instanceof ColumnEditChange
+      ? change
+      : { urn: change.urn, aspect: change.aspect, value: new DeferredValue(held, index) },
+  );
 }
