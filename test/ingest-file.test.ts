@@ -57,6 +57,25 @@ reading('writes each aspect once, with its last value, and nothing when the file
   assert.is(again.unchanged, 2);
 });
 
+reading("writes a repeated snapshot aspect with its last value, read from DataHub's Avro JSON", async () => {
+  const snapshot = (description: string) => ({
+    proposedSnapshot: {
+      'com.linkedin.pegasus2avro.metadata.snapshot.DatasetSnapshot': {
+        urn: urnOf(1),
+        aspects: [
+          { 'com.linkedin.pegasus2avro.common.Status': { removed: false } },
+          { 'com.linkedin.pegasus2avro.dataset.DatasetProperties': { description: { string: description } } },
+        ],
+      },
+    },
+  });
+  const text = JSON.stringify([snapshot('first'), mcp(urnOf(2), 'status', { removed: true }), snapshot('last')]);
+  const { byFile, fileReport, whole, wholeReport } = await bothWays(text);
+  assert.equal(fileReport, wholeReport);
+  assert.equal(byFile.catalogue.aspect(urnOf(1), 'datasetProperties'), { description: 'last' });
+  assert.is(stateOf(byFile), stateOf(whole));
+});
+
 reading('commits batches of INGEST_BATCH_ASPECTS aspects, each aspect where it first comes', async () => {
   const count = INGEST_BATCH_ASPECTS * 2 + 7;
   const records = Array.from({ length: count }, (_, i) => mcp(urnOf(i), 'status', { removed: false }));

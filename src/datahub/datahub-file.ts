@@ -78,11 +78,15 @@ export function parseDataHubPieces(pieces: TextPieces, source: string): ParsedFi
   return result;
 }
 
-/** One record's aspects, or why it is rejected. */
-export function readRecord({ record, value, error }: RawRecord): IngestedAspect[] | RejectedRecord {
+/**
+ * One record's aspects, or why it is rejected. With `built` false the values are left as the record has
+ * them (Avro's unions not unwrapped, type names not shortened): the same aspects, in the same order, and
+ * the same rejections, for a reader that needs only what is upserted where.
+ */
+export function readRecord({ record, value, error }: RawRecord, built = true): IngestedAspect[] | RejectedRecord {
   if (error !== undefined) return { record, reason: error };
   try {
-    return recordAspects(value);
+    return recordAspects(value, built);
   } catch (err) {
     // Only expected failures become rejections; anything else is a bug and should surface as one.
     if (!(err instanceof MinihubError)) throw err;
@@ -90,12 +94,12 @@ export function readRecord({ record, value, error }: RawRecord): IngestedAspect[
   }
 }
 
-function recordAspects(record: JsonValue): IngestedAspect[] {
+function recordAspects(record: JsonValue, built: boolean): IngestedAspect[] {
   if (!isJsonObject(record)) {
     throw badRequest(`the record is ${describe(record)}; ${EXPECTED_RECORD}`);
   }
-  if ('proposedSnapshot' in record) return snapshotAspects(record.proposedSnapshot ?? null);
-  if ('aspect' in record || 'aspectName' in record) return [mcpAspect(record)];
+  if ('proposedSnapshot' in record) return snapshotAspects(record.proposedSnapshot ?? null, built);
+  if ('aspect' in record || 'aspectName' in record) return [mcpAspect(record, ['UPSERT'], built)];
   if ('bucket' in record) {
     throw badRequest(
       'usage records (with "bucket") are not supported; expected MetadataChangeEvents or MetadataChangeProposals',
@@ -108,7 +112,7 @@ function recordAspects(record: JsonValue): IngestedAspect[] {
  * The aspects of an MCE's snapshot union (`{"com.linkedin[.pegasus2avro].metadata.snapshot.<Entity>Snapshot":
  * {urn, aspects}}`), checked as a file's are. Throws BAD_REQUEST naming what is wrong.
  */
-export function snapshotAspects(snapshotUnion: JsonValue): IngestedAspect[] {
+export function snapshotAspects(snapshotUnion: JsonValue, built = true): IngestedAspect[] {
   const expected =
     'expected {"com.linkedin.pegasus2avro.metadata.snapshot.<Entity>Snapshot": {"urn", "aspects": [...]}}';
   const entries = isJsonObject(snapshotUnion) ? Object.entries(snapshotUnion) : [];
@@ -152,7 +156,7 @@ export function snapshotAspects(snapshotUnion: JsonValue): IngestedAspect[] {
           '"com.linkedin.pegasus2avro.dataset.DatasetProperties"',
       );
     }
-    return { urn, entityType, aspect, value: fromAvro(pair[1]) };
+    return { urn, entityType, aspect, value: built ? fromAvro(pair[1]) : pair[1] };
   });
 }
 
@@ -160,7 +164,11 @@ export function snapshotAspects(snapshotUnion: JsonValue): IngestedAspect[] {
  * One MCP's aspect, checked: its URN as the mutations check it, its entity type, aspect name and value.
  * `changeTypes` are those the caller writes (a file: UPSERT, or none given). Throws BAD_REQUEST naming the fault.
  */
-export function mcpAspect(record: JsonObject, changeTypes: readonly string[] = ['UPSERT']): IngestedAspect {
+export function mcpAspect(
+  record: JsonObject,
+  changeTypes: readonly string[] = ['UPSERT'],
+  built = true,
+): IngestedAspect {
   const { changeType } = record;
   if (changeType !== undefined && changeType !== null && !changeTypes.includes(changeType as string)) {
     const expected = changeTypes.map((type) => `"${type}"`).join(' or ');
@@ -197,7 +205,7 @@ export function mcpAspect(record: JsonObject, changeTypes: readonly string[] = [
   if (!isJsonObject(value)) {
     throw badRequest(`${where}: the aspect is ${describe(value)}; expected a JSON object`);
   }
-  return { urn, entityType, aspect: aspectName, value: normaliseKeys(value) };
+  return { urn, entityType, aspect: aspectName, value: built ? normaliseKeys(value) : value };
 }
 
 /** DataHub's aspect names: camelCase words (datasetProperties, dataHubIngestionSourceInfo). */

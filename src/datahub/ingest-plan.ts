@@ -3,7 +3,7 @@
 // aspects upserted once are not kept. Pure over the text; it writes nothing.
 
 import type { JsonValue } from '../aspects/json.ts';
-import { readRecord, type RejectedRecord } from './datahub-file.ts';
+import { readRecord, type IngestedAspect, type RejectedRecord } from './datahub-file.ts';
 import { recordsOf, RESTART, type TextPieces } from './read-records.ts';
 
 export interface IngestPlan {
@@ -44,20 +44,24 @@ export function planIngest(pieces: TextPieces, source: string): IngestPlan {
       continue;
     }
     plan.records++;
-    const read = readRecord(item);
+    // Values are built (Avro unwrapped, names shortened) only for a record repeating an aspect.
+    const read = readRecord(item, false);
     if ('reason' in read) {
       plan.rejected.push(read);
       continue;
     }
-    for (const { urn, entityType, aspect, value } of read) {
+    let built: IngestedAspect[] | null = null;
+    read.forEach(({ urn, entityType, aspect }, index) => {
       let urns = plan.entities.get(entityType);
       if (urns === undefined) plan.entities.set(entityType, (urns = new Set()));
       urns.add(urn);
       const key = aspectKey(urn, aspect);
-      if (plan.firstUpsert.has(key)) plan.laterValue.set(key, value);
-      else plan.firstUpsert.set(key, plan.aspects);
+      if (plan.firstUpsert.has(key)) {
+        built ??= readRecord(item) as IngestedAspect[];
+        plan.laterValue.set(key, (built[index] as IngestedAspect).value);
+      } else plan.firstUpsert.set(key, plan.aspects);
       plan.aspects++;
-    }
+    });
   }
   return plan;
 }

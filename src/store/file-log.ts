@@ -28,8 +28,11 @@ export interface LogStorage {
   readonly location: string;
   /** Bytes the log holds now. */
   readonly size: number;
-  /** Writes the records; resolves only once they are durable. On failure nothing of them remains. */
-  append(records: readonly LogRecord[]): Promise<void>;
+  /**
+   * Writes the records; resolves only once they are durable, with each one's line as written (no newline;
+   * none in memory). On failure nothing of them remains.
+   */
+  append(records: readonly LogRecord[]): Promise<readonly string[]>;
   /**
    * Starts replacing the log as it stands now (compaction): the rewrite's records, then every record
    * appended from now on. Appends go on meanwhile; its `finish`, between two appends, swaps atomically.
@@ -44,7 +47,9 @@ export interface LogStorage {
 export class MemoryLog implements LogStorage {
   readonly location = 'memory';
   readonly size = 0;
-  async append(): Promise<void> {}
+  async append(): Promise<readonly string[]> {
+    return [];
+  }
   async beginRewrite(): Promise<LogRewrite> {
     return {
       // Drain the records all the same: a caller may count them as they are produced.
@@ -156,10 +161,11 @@ class FileLog implements LogStorage {
     return this.#size;
   }
 
-  async append(records: readonly LogRecord[]): Promise<void> {
-    if (records.length === 0) return;
+  async append(records: readonly LogRecord[]): Promise<readonly string[]> {
+    if (records.length === 0) return [];
     if (this.#broken !== null) throw this.#broken;
-    const bytes = encodeLines(records);
+    const lines = records.map((record) => JSON.stringify(record));
+    const bytes = Buffer.from(lines.join('\n') + '\n');
     try {
       await writeAll(this.#file, bytes, this.#size);
       await this.#file.sync();
@@ -173,6 +179,7 @@ class FileLog implements LogStorage {
       throw error;
     }
     this.#size += bytes.length;
+    return lines;
   }
 
   async beginRewrite(): Promise<LogRewrite> {
@@ -228,11 +235,6 @@ class FileLog implements LogStorage {
       });
     }
   }
-}
-
-/** Records as the log's bytes: one JSON line each. */
-function encodeLines(records: readonly LogRecord[]): Buffer {
-  return Buffer.from(records.map((record) => JSON.stringify(record) + '\n').join(''));
 }
 
 /** A crash mid-append leaves a last line without its newline: that write was never acknowledged. */

@@ -209,8 +209,9 @@ export class Store {
       }
     }
     const records = accepted.flatMap(({ record }) => (record === null ? [] : [record]));
+    let lines: readonly string[];
     try {
-      await this.#log.append(records);
+      lines = await this.#log.append(records);
     } catch (error) {
       // Nothing of the batch was applied, and the log was cut back: every commit in it fails whole.
       this.#nextSeq -= records.length;
@@ -218,16 +219,17 @@ export class Store {
       for (const { commit } of accepted) commit.reject(failure);
       return;
     }
-    for (const record of records) this.#apply(record, false);
+    records.forEach((record, index) => this.#apply(record, false, lines[index]));
     this.#recordCount += records.length;
     for (const { commit, record } of accepted) commit.resolve(record?.changes ?? []);
   }
 
   // One accepted record into the catalogue: the history first (it needs the state before), listeners after.
-  #apply(record: LogRecord, reset: boolean): void {
+  // `line` is the record as the log wrote it, when it did.
+  #apply(record: LogRecord, reset: boolean, line?: string): void {
     this.history.record(record, this.catalogue);
     this.#compaction.preserve(record.changes);
-    this.catalogue.apply(this.#keepValuesAsText ? heldAsText(record) : record.changes);
+    this.catalogue.apply(this.#keepValuesAsText ? heldAsText(record, line) : record.changes);
     for (const listener of this.#appliedListeners) listener(record.changes, reset);
   }
 }

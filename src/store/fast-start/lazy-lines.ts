@@ -89,11 +89,10 @@ export function deferLongLines(sink: ReplaySink): (record: LoggedRecord, line: s
 
 /**
  * A committed record's changes as a restart would hold them: a long record's values (not its removals,
- * not a column edit, which the log keeps as the edit alone) as DeferredValues over its text, a short
- * one's as they are. The text is the record as the log wrote it, JSON.stringify'd again.
+ * not a column edit, which the log keeps as the edit alone) as DeferredValues over its line, a short
+ * one's as they are. `line` is the record as the log wrote it (JSON.stringify(record), made here without it).
  */
-export function heldAsText(record: LogRecord): readonly StoredChange[] {
-  const line = JSON.stringify(record);
+export function heldAsText(record: LogRecord, line: string = JSON.stringify(record)): readonly StoredChange[] {
   if (line.length < DEFERRED_LINE_CHARS) return record.changes;
   const held = new ReplayedLine(line, record.changes.length);
   return record.changes.map((change, index) =>
