@@ -120,25 +120,57 @@ reading('reads JSON lines whose first line is an array as lines, writing nothing
 });
 
 reading('refuses a file that changed between its two readings, naming it and what was written', async () => {
-  const first = JSON.stringify([
-    mcp(urnOf(1), 'status', { removed: false }),
-    mcp(urnOf(2), 'status', { removed: false }),
-  ]);
-  const second = JSON.stringify([mcp(urnOf(1), 'status', { removed: false })]);
-  // The first reading asks for the text twice (its first character, then the records).
-  let readings = 0;
-  const pieces = () => [readings++ < 2 ? first : second];
+  const status = (i: number) => mcp(urnOf(i), 'status', { removed: false });
+  const cases = [
+    {
+      first: [status(1), status(2)],
+      second: [status(1)],
+      why: /\(2 aspects at first, 1 the second time it was read\)/,
+    },
+    // As many aspects, but not the ones planned: nothing of the second reading is written in their place.
+    { first: [status(1), status(1)], second: [status(2), status(2)], why: /\(aspect 1 was not there at first\)/ },
+  ];
+  for (const { first, second, why } of cases) {
+    // The first reading asks for the text twice (its first character, then the records).
+    let readings = 0;
+    const pieces = () => [JSON.stringify(readings++ < 2 ? first : second)];
+    const store = await Store.open({ dataDir: null });
+    try {
+      await ingestFile(store, 'moving.json', pieces, ACTOR);
+      assert.unreachable('the ingest should have failed');
+    } catch (error) {
+      assert.match((error as Error).message, /^moving\.json changed while it was ingested/);
+      assert.match((error as Error).message, why);
+      assert.match((error as Error).message, /; 0 aspects were written; ingest it again once it stays the same$/);
+    }
+    assert.is(store.catalogue.entityCount, 0);
+  }
+});
+
+reading('stops before the next batch once the file is no longer as it was planned', async () => {
+  const records = Array.from({ length: INGEST_BATCH_ASPECTS + 5 }, (_, i) =>
+    mcp(urnOf(i), 'status', { removed: false }),
+  );
   const store = await Store.open({ dataDir: null });
+  let checks = 0;
   try {
-    await ingestFile(store, 'moving.json', pieces, ACTOR);
+    await ingestFile(
+      store,
+      'rewritten.json',
+      piecesOf(JSON.stringify(records), 65536),
+      ACTOR,
+      undefined,
+      () => ++checks < 2,
+    );
     assert.unreachable('the ingest should have failed');
   } catch (error) {
     assert.match(
       (error as Error).message,
-      /^moving\.json changed while it was ingested \(2 aspects at first, 1 the second/,
+      /^rewritten\.json changed while it was ingested \(its size or modification time/,
     );
-    assert.match((error as Error).message, /1 aspects were written; ingest it again/);
+    assert.match((error as Error).message, new RegExp(`; ${INGEST_BATCH_ASPECTS} aspects were written;`));
   }
+  assert.is(store.catalogue.entityCount, INGEST_BATCH_ASPECTS);
 });
 
 reading("ingests the sample and DataHub's bootstrap file from disk as the whole-text parse does", async () => {
@@ -188,6 +220,25 @@ text('reads back what it committed, rebuilt from the text rather than the object
   held.description = 'changed';
   assert.is((plain.catalogue.aspect(urnOf(2), 'datasetProperties') as { description: string }).description, 'changed');
   await plain.close();
+});
+
+text('keeps a container as it is, and the other values of its record as text', async () => {
+  const store = await Store.open({ dataDir: tempDataDir(), keepValuesAsText: true });
+  const container = { container: 'urn:li:container:c1' };
+  const properties = { description: 'w'.repeat(5000) };
+  await store.commit('ingest', ACTOR, () => [
+    { urn: urnOf(1), aspect: 'container', value: container },
+    { urn: urnOf(1), aspect: 'datasetProperties', value: properties },
+  ]);
+  // The container index has the value without the line being parsed: the other value is still the line's.
+  properties.description = 'changed';
+  assert.equal([...store.catalogue.contained('urn:li:container:c1')], [urnOf(1)]);
+  assert.is(store.catalogue.aspect(urnOf(1), 'container'), container);
+  assert.is(
+    (store.catalogue.aspect(urnOf(1), 'datasetProperties') as { description: string }).description,
+    'w'.repeat(5000),
+  );
+  await store.close();
 });
 
 text('keeps a short record and a removal as they are', async () => {

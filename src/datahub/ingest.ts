@@ -2,6 +2,8 @@
 // INGEST_BATCH_ASPECTS aspects), so ingesting the same file twice writes nothing the second time.
 // A file is read twice, never whole: once to plan (ingest-plan.ts), once to write a batch at a time.
 
+import { statSync } from 'node:fs';
+
 import type { AspectChange, AspectReader } from '../store/catalogue.ts';
 import type { JsonValue } from '../aspects/json.ts';
 import type { Store } from '../store/store.ts';
@@ -57,7 +59,8 @@ export async function ingest(
   actor: string,
   onProgress?: (progress: IngestProgress) => void,
 ): Promise<IngestReport> {
-  if (typeof source === 'string') return ingestFile(store, source, () => fileText(source), actor, onProgress);
+  if (typeof source === 'string')
+    return ingestFile(store, source, () => fileText(source), actor, onProgress, unchangedSince(source));
   const { name, parsed } = parseSource(source);
   return ingestParsed(store, parsed, name, actor, onProgress);
 }
@@ -66,7 +69,8 @@ export async function ingest(
  * Ingests a file read twice in pieces: memory holds the plan (a key per aspect) and one batch, never
  * the file's values (but the last of an aspect upserted more than once), so a file of any size ingests
  * within a few megabytes beside the store. As parsing the whole file would: each aspect is written
- * where it first comes, with its last value.
+ * where it first comes, with its last value. `unchanged` tells whether the file is as the plan read it;
+ * asked before each batch, it stops an ingest of a file being rewritten before the batch is written.
  */
 export async function ingestFile(
   store: Store,
@@ -74,9 +78,20 @@ export async function ingestFile(
   pieces: TextPieces,
   actor: string,
   onProgress?: (progress: IngestProgress) => void,
+  unchanged: () => boolean = () => true,
 ): Promise<IngestReport> {
   const plan = planIngest(pieces, source);
   const writer = new BatchWriter(store, actor, plan.records, plan.firstUpsert.size, onProgress);
+  const changed = (why: string) =>
+    new MinihubError(
+      'BAD_REQUEST',
+      `${source} changed while it was ingested (${why}); ${writer.written} aspects were written; ` +
+        'ingest it again once it stays the same',
+    );
+  const write = async (changes: AspectChange[]) => {
+    if (!unchanged()) throw changed('its size or modification time is not what it was at first');
+    await writer.write(changes);
+  };
   // Records read as an array before the text turned out to be JSON lines are not the file's records.
   let skipping = plan.restarted;
   let seen = 0;
@@ -90,19 +105,30 @@ export async function ingestFile(
     if ('reason' in read) continue;
     for (const { urn, aspect, value } of read) {
       const key = aspectKey(urn, aspect);
-      if (plan.firstUpsert.get(key) === seen++)
+      const first = plan.firstUpsert.get(key);
+      if (first === undefined) throw changed(`aspect ${seen + 1} was not there at first`);
+      if (first === seen++)
         batch.push({ urn, aspect, value: plan.laterValue.has(key) ? (plan.laterValue.get(key) as JsonValue) : value });
     }
-    while (batch.length >= INGEST_BATCH_ASPECTS) await writer.write(batch.splice(0, INGEST_BATCH_ASPECTS));
+    while (batch.length >= INGEST_BATCH_ASPECTS) await write(batch.splice(0, INGEST_BATCH_ASPECTS));
   }
-  if (batch.length > 0) await writer.write(batch);
-  if (seen !== plan.aspects)
-    throw new MinihubError(
-      'BAD_REQUEST',
-      `${source} changed while it was ingested (${plan.aspects} aspects at first, ${seen} the second time it was read); ` +
-        `${writer.written} aspects were written; ingest it again once it stays the same`,
-    );
+  if (seen !== plan.aspects) throw changed(`${plan.aspects} aspects at first, ${seen} the second time it was read`);
+  if (batch.length > 0) await write(batch);
   return report(source, plan.records, plan.entities, writer, plan.rejected);
+}
+
+/** Whether the file at `path` keeps the size and modification time it has now (a file that cannot be read has neither). */
+function unchangedSince(path: string): () => boolean {
+  const stamp = (): string => {
+    try {
+      const { size, mtimeMs } = statSync(path);
+      return `${size} ${mtimeMs}`;
+    } catch {
+      return 'unreadable';
+    }
+  };
+  const first = stamp();
+  return () => stamp() === first;
 }
 
 /** The aspects of parsed files as changes, later ones winning, as ingesting them in order would leave them. */

@@ -22,7 +22,8 @@ export interface StoreOptions {
   /**
    * Hold the values a long record commits as its log text until first read, as replay does (default
    * false). For a writer that reads little of what it writes (`minihub ingest`): memory then grows by
-   * about the log's size, not by the values' objects. A server reads what it writes at once.
+   * about the log's size, not by the values' objects. A server reads what it writes at once. Values must
+   * be JSON (they are read back from JSON.stringify of the record); a compaction builds them all.
    */
   keepValuesAsText?: boolean;
 }

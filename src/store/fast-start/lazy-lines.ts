@@ -88,15 +88,16 @@ export function deferLongLines(sink: ReplaySink): (record: LoggedRecord, line: s
 }
 
 /**
- * A committed record's changes as a restart would hold them: a long record's values (not its removals,
- * not a column edit, which the log keeps as the edit alone) as DeferredValues over its line, a short
- * one's as they are. `line` is the record as the log wrote it (JSON.stringify(record), made here without it).
+ * A committed record's changes as a restart would hold them: a long record's values as DeferredValues
+ * over its line, a short one's as they are. Kept as they are too: removals, column edits (the log keeps
+ * the edit alone) and `container` values, which the catalogue's container index reads at once (building
+ * one value parses the whole line). `line` is the record as the log wrote it (JSON.stringify(record)).
  */
 export function heldAsText(record: LogRecord, line: string = JSON.stringify(record)): readonly StoredChange[] {
   if (line.length < DEFERRED_LINE_CHARS) return record.changes;
   const held = new ReplayedLine(line, record.changes.length);
   return record.changes.map((change, index) =>
-    change.value === null || change instanceof ColumnEditChange
+    change.value === null || change instanceof ColumnEditChange || change.aspect === 'container'
       ? change
       : { urn: change.urn, aspect: change.aspect, value: new DeferredValue(held, index) },
   );
