@@ -81,7 +81,7 @@ export async function ingestFile(
   unchanged: () => boolean = () => true,
 ): Promise<IngestReport> {
   const plan = planIngest(pieces, source);
-  const writer = new BatchWriter(store, actor, plan.records, plan.firstUpsert.size, onProgress);
+  const writer = new BatchWriter(store, actor, plan.records, plan.distinct, onProgress);
   const changed = (why: string) =>
     new MinihubError(
       'BAD_REQUEST',
@@ -104,11 +104,11 @@ export async function ingestFile(
     const read = skipping ? [] : readRecord(item);
     if ('reason' in read) continue;
     for (const { urn, aspect, value } of read) {
-      const key = aspectKey(urn, aspect);
-      const first = plan.firstUpsert.get(key);
+      const first = plan.firstUpsert.get(urn)?.get(aspect);
       if (first === undefined) throw changed(`aspect ${seen + 1} was not there at first`);
-      if (first === seen++)
-        batch.push({ urn, aspect, value: plan.laterValue.has(key) ? (plan.laterValue.get(key) as JsonValue) : value });
+      if (first !== seen++) continue;
+      const later = plan.laterValue.size === 0 ? undefined : plan.laterValue.get(aspectKey(urn, aspect));
+      batch.push({ urn, aspect, value: later === undefined ? value : later });
     }
     while (batch.length >= INGEST_BATCH_ASPECTS) await write(batch.splice(0, INGEST_BATCH_ASPECTS));
   }
@@ -171,11 +171,12 @@ export async function ingestParsed(
   actor: string,
   onProgress?: (progress: IngestProgress) => void,
 ): Promise<IngestReport> {
-  const entities = new Map<string, Set<string>>();
+  const urns = new Set<string>();
+  const entities: Record<string, number> = {};
   for (const { urn, entityType } of parsed.aspects) {
-    let urns = entities.get(entityType);
-    if (urns === undefined) entities.set(entityType, (urns = new Set()));
+    if (urns.has(urn)) continue;
     urns.add(urn);
+    entities[entityType] = (entities[entityType] ?? 0) + 1;
   }
   const all = parsedChanges([parsed]);
   const writer = new BatchWriter(store, actor, parsed.records, all.length, onProgress);
@@ -227,10 +228,9 @@ class BatchWriter {
 function report(
   source: string,
   records: number,
-  entities: ReadonlyMap<string, ReadonlySet<string>>,
+  entities: Record<string, number>,
   { written, unchanged }: BatchWriter,
   rejected: RejectedRecord[],
 ): IngestReport {
-  const perType = Object.fromEntries([...entities].map(([type, urns]) => [type, urns.size]));
-  return { source, records, entities: perType, written, unchanged, rejected };
+  return { source, records, entities, written, unchanged, rejected };
 }
