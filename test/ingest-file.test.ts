@@ -7,8 +7,9 @@ import * as assert from 'uvu/assert';
 import { existsSync, readFileSync } from 'node:fs';
 
 import { parseDataHubFile, parseDataHubPieces } from '../src/datahub/datahub-file.ts';
-import { ingest, ingestFile, ingestParsed, INGEST_BATCH_ASPECTS } from '../src/datahub/ingest.ts';
+import { ingest, ingestFile, ingestParsed, INGEST_BATCH_ASPECTS, type IngestReport } from '../src/datahub/ingest.ts';
 import { Store } from '../src/store/store.ts';
+import { ReplayedLine } from '../src/store/fast-start/lazy-lines.ts';
 import type { JsonValue } from '../src/aspects/json.ts';
 import { BOOTSTRAP, SAMPLE, tempDataDir } from './fixtures/server.ts';
 
@@ -252,6 +253,76 @@ text('keeps a short record and a removal as they are', async () => {
   ]);
   assert.is(store.catalogue.aspect(urnOf(1), 'status'), undefined);
   assert.is(store.catalogue.exists(urnOf(1)), true);
+  await store.close();
+});
+
+/** Runs `work` counting how often a line held as text is parsed to hand out a value. */
+async function countingBuilds(work: () => Promise<void>): Promise<number> {
+  const value = ReplayedLine.prototype.value;
+  let builds = 0;
+  ReplayedLine.prototype.value = function (this: ReplayedLine, index: number) {
+    builds++;
+    return value.call(this, index);
+  };
+  try {
+    await work();
+  } finally {
+    ReplayedLine.prototype.value = value;
+  }
+  return builds;
+}
+
+text(
+  'compares a file ingested again with the text it holds, building none of its values, also after a restart',
+  async () => {
+    const dataDir = tempDataDir();
+    const records = Array.from({ length: 30 }, (_, i) =>
+      mcp(urnOf(i), 'datasetProperties', { name: `t${i}`, description: `d${i} `.repeat(100) }),
+    );
+    const text = JSON.stringify(records);
+    const store = await Store.open({ dataDir, keepValuesAsText: true });
+    assert.is((await ingestFile(store, 'f.json', piecesOf(text), ACTOR)).written, 30);
+    let again: IngestReport | undefined;
+    assert.is(
+      await countingBuilds(async () => void (again = await ingestFile(store, 'f.json', piecesOf(text), ACTOR))),
+      0,
+    );
+    assert.equal([again?.written, again?.unchanged], [0, 30]);
+    await store.close();
+
+    const reopened = await Store.open({ dataDir });
+    const changed = JSON.stringify(
+      records.map((record, i) => (i === 7 ? mcp(urnOf(7), 'datasetProperties', { name: 'new' }) : record)),
+    );
+    const builds = await countingBuilds(
+      async () => void (again = await ingestFile(reopened, 'f.json', piecesOf(changed), ACTOR)),
+    );
+    assert.is(builds, 0);
+    assert.equal([again?.written, again?.unchanged], [1, 29]);
+    assert.equal(reopened.catalogue.aspect(urnOf(7), 'datasetProperties'), { name: 'new' });
+    assert.equal(reopened.catalogue.aspect(urnOf(8), 'datasetProperties'), {
+      name: 't8',
+      description: 'd8 '.repeat(100),
+    });
+    await reopened.close();
+  },
+);
+
+text('compares as text from lines visited in any order, building a line whose texts it already dropped', async () => {
+  const store = await Store.open({ dataDir: tempDataDir(), keepValuesAsText: true });
+  const valueOf = (i: number) => ({ name: `t${i}`, description: `d${i} `.repeat(2000) });
+  // One long line each: more lines than the comparisons keep as texts at once.
+  for (let i = 0; i < 8; i++)
+    await store.commit('ingest', ACTOR, () => [{ urn: urnOf(i), aspect: 'datasetProperties', value: valueOf(i) }]);
+  const order = [0, 1, 2, 3, 4, 5, 6, 7, 0, 3, 7, 1];
+  const builds = await countingBuilds(async () => {
+    for (const i of order)
+      assert.is(store.catalogue.aspectJson(urnOf(i), 'datasetProperties'), JSON.stringify(valueOf(i)), `line ${i}`);
+  });
+  // Four lines keep their texts: 0, 3 and 1 were dropped before they were asked again (7 was kept), so they are built.
+  assert.is(builds, 3);
+  assert.equal(store.catalogue.aspect(urnOf(0), 'datasetProperties'), valueOf(0));
+  assert.is(store.catalogue.aspectJson(urnOf(99), 'datasetProperties'), undefined);
   await store.close();
 });
 

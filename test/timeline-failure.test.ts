@@ -111,6 +111,9 @@ failure('in memory, a failing history leaves a reset store whole', async () => {
       aspect(): JsonValue | undefined {
         throw new Error('unreadable');
       },
+      aspectJson(): string | undefined {
+        throw new Error('unreadable');
+      },
       exists: () => true,
       contained: () => new Set<string>(),
     };

@@ -154,11 +154,13 @@ export function parseSource(source: IngestSource): { name: string; parsed: Parse
  * there): such a change is never written, so ingesting the same records twice writes nothing the second time.
  */
 export function isUnchanged(reader: AspectReader, change: AspectChange): boolean {
-  const current = reader.aspect(change.urn, change.aspect);
+  // As text: a value the store still holds as its log line stays that way (building every value of a
+  // large catalogue to compare it took the memory of a second copy).
+  const current = reader.aspectJson(change.urn, change.aspect);
   if (change.value === null) return current === undefined;
   // A new aspect: nothing to compare, and a large value is not worth turning into text for it.
   if (current === undefined) return false;
-  return JSON.stringify(current) === JSON.stringify(change.value);
+  return current === JSON.stringify(change.value);
 }
 
 /** Aspects per log record: bounded, so a large file is many moderate lines rather than one huge one. */

@@ -180,6 +180,11 @@ export class RecordingReader implements AspectReader {
     return this.#catalogue.aspect(urn, name);
   }
 
+  aspectJson(urn: string, name: string): string | undefined {
+    this.touched.add(urn);
+    return this.#catalogue.aspectJson(urn, name);
+  }
+
   exists(urn: string): boolean {
     this.touched.add(urn);
     return this.#catalogue.exists(urn);

@@ -14,6 +14,11 @@ export type { AspectChange } from './log-record.ts';
 export interface AspectReader {
   /** The aspect's value, or undefined when the entity has no such aspect. */
   aspect(urn: string, name: string): JsonValue | undefined;
+  /**
+   * The aspect's value as JSON.stringify writes it, or undefined as aspect() would be: for comparing a
+   * value without building one still held as text (an ingest of a large file compares every aspect).
+   */
+  aspectJson(urn: string, name: string): string | undefined;
   /** An entity exists when it has at least one aspect (DataHub's key-aspect rule). */
   exists(urn: string): boolean;
   /**
@@ -29,6 +34,10 @@ export interface AspectReader {
  */
 export abstract class LazyValue {
   abstract get(): JsonValue;
+  /** The value as JSON text without keeping it built, where that is cheaper; undefined: build it instead. */
+  json(): string | undefined {
+    return undefined;
+  }
   /** About how many bytes the value takes in the log, known without building it. */
   abstract readonly logBytes: number;
 }
@@ -54,6 +63,13 @@ export class Catalogue implements AspectReader {
     const aspects = this.#entities.get(urn);
     const value = aspects?.get(name);
     return value instanceof LazyValue ? built(aspects as Map<string, StoredValue>, name, value) : value;
+  }
+
+  aspectJson(urn: string, name: string): string | undefined {
+    const aspects = this.#entities.get(urn);
+    const value = aspects?.get(name);
+    if (!(value instanceof LazyValue)) return value === undefined ? undefined : JSON.stringify(value);
+    return value.json() ?? JSON.stringify(built(aspects as Map<string, StoredValue>, name, value));
   }
 
   exists(urn: string): boolean {
@@ -201,6 +217,13 @@ export class StagedChanges implements AspectReader {
       return value === null ? undefined : value;
     }
     return this.#base.aspect(urn, name);
+  }
+
+  aspectJson(urn: string, name: string): string | undefined {
+    const staged = this.#staged.get(urn);
+    if (!staged?.has(name)) return this.#base.aspectJson(urn, name);
+    const value = staged.get(name);
+    return value === null ? undefined : JSON.stringify(value);
   }
 
   /** The live catalogue's answer: nothing a mutation checks depends on a container's contents. */

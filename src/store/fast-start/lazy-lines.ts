@@ -15,6 +15,12 @@ import { restoreChange, type ReplaySink } from '../replay.ts';
  */
 export const DEFERRED_LINE_CHARS = 4096;
 
+// Lines whose values were last turned into JSON texts for a comparison (valueJson), oldest first. An
+// ingest compares a file's aspects in the order an earlier ingest of it wrote them, so a few lines serve
+// nearly every comparison, and the values stay text.
+const JSON_LINES = 4;
+const jsonLines = new Map<ReplayedLine, readonly string[]>();
+
 /** One replayed line whose values are still text, until the first of them is read. */
 export class ReplayedLine {
   // Each change's share of the line's text: its urn, aspect and framing are in it, so that is its whole cost.
@@ -22,6 +28,9 @@ export class ReplayedLine {
   #text: string | null;
   // After the one parse: each value not handed out yet (undefined once it has been).
   #values: (JsonValue | undefined)[] | null = null;
+  // Its JSON texts were made once and dropped: asked again, its values are built instead, so a line is
+  // parsed at most twice however the comparisons jump between lines.
+  #jsonDropped = false;
 
   /** `text` must be a string of its own: a slice of a larger read chunk would keep all of it alive (see detached). */
   constructor(text: string, changeCount: number) {
@@ -42,6 +51,28 @@ export class ReplayedLine {
     this.#values[index] = undefined;
     return value;
   }
+
+  /**
+   * The value of change number `index` as JSON.stringify writes it, leaving the line as text; undefined
+   * when it should be built instead (value()), as after its texts were made once and dropped.
+   */
+  valueJson(index: number): string | undefined {
+    if (this.#values !== null) return JSON.stringify(this.#values[index]);
+    let texts = jsonLines.get(this);
+    if (texts !== undefined) jsonLines.delete(this);
+    else if (this.#jsonDropped) return undefined;
+    else {
+      const record = parseLogRecord(this.#text as string) as LoggedRecord;
+      texts = record.changes.map((change) => (isColumnEdit(change) ? '' : JSON.stringify(change.value)));
+      for (const oldest of jsonLines.keys()) {
+        if (jsonLines.size < JSON_LINES) break;
+        jsonLines.delete(oldest);
+        oldest.#jsonDropped = true;
+      }
+    }
+    jsonLines.set(this, texts);
+    return texts[index];
+  }
 }
 
 /** Stands in for the value of change number `index` of `line`. */
@@ -57,6 +88,10 @@ export class DeferredValue extends LazyValue {
 
   get(): JsonValue {
     return this.#line.value(this.#index);
+  }
+
+  override json(): string | undefined {
+    return this.#line.valueJson(this.#index);
   }
 
   get logBytes(): number {
