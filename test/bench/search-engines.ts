@@ -31,6 +31,7 @@ import { RankedMatches } from '../../src/search/ranked-matches.ts';
 import { createSearchEngine, type SearchEngine } from '../../src/search/search-engine.ts';
 import { tokenize as tokenizeTerms } from '../../src/search/text.ts';
 import { datasetUrn } from './catalogue.ts';
+import { seededRandom } from '../fixtures/seeded-random.ts';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -94,17 +95,6 @@ function queryTerms(query: string): string[] {
 // ---------------------------------------------------------------------------------------------
 // Synthetic catalogue.
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const REAL_WORDS = (
   'order orders customer customers payment payments invoice invoices account accounts user users event events ' +
   'session sessions product products price prices revenue sales daily weekly monthly hourly total totals amount ' +
@@ -164,7 +154,7 @@ const PLATFORM_SHARE = [0.3, 0.2, 0.15, 0.1, 0.1, 0.07, 0.05, 0.03];
 const ORIGINS = ['PROD', 'PROD', 'PROD', 'DEV', 'QA'];
 
 export function generateCatalogue(count: number, seed = 16): SearchDoc[] {
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   const vocabulary = makeVocabulary(random, 20_000);
   const rank = zipf(random, vocabulary.length);
   const word = () => vocabulary[rank()];
@@ -383,7 +373,7 @@ type Kind = 'one-word' | 'three-word' | 'prefix' | 'typo';
 const KINDS: Kind[] = ['one-word', 'three-word', 'prefix', 'typo'];
 
 function makeQueries(docs: SearchDoc[], count: number): { kind: Kind; query: string; platform: string }[] {
-  const random = mulberry32(99);
+  const random = seededRandom(99);
   const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)]!;
   const wordsOf = (doc: SearchDoc) =>
     queryTerms(`${doc.name} ${doc.description} ${doc.columns}`).filter((w) => !/^\d+$/.test(w));
