@@ -142,7 +142,7 @@ class FileLog implements LogStorage {
   // Set when a failed append could not be undone: the file's tail is unknown, so no more writes.
   #broken: MinihubError | null = null;
   // The handle a compaction replaced, closing: closing the last handle of a file renamed over frees its
-  // blocks, which took 50-200 ms for a 200 MiB log, so commits do not wait for it; close() does.
+  // blocks, which takes long for a large log (see test/bench/NOTES.md), so commits do not wait for it; close() does.
   #oldClosed: Promise<void> = Promise.resolve();
 
   /** An open log `file` whose whole lines end at byte `size`. */
