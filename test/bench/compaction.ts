@@ -130,7 +130,7 @@ async function live(): Promise<void> {
     await Promise.all(writers);
     delay.disable();
     log(
-      `event-loop stalls over ${STALL_MS} ms (start+length, ms from the compaction's start): ${stalls(started).join(' ')}`,
+      `event-loop stalls over ${STALL_MS} ms (start+length, ms from the compaction's start at ${fmt(started)} ms of the process's life): ${stalls(started).join(' ')}`,
     );
     log(`writes over 100 ms: ${slow.length} (${slow.slice(0, 40).join(' ')})`);
     log(
