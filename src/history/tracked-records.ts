@@ -15,9 +15,11 @@ import {
 import { isTracked, sameJson, TRACKED_ASPECTS } from './change-events.ts';
 import { asPatched, isPatched, patchedValue } from './value-patch.ts';
 
-// Records are written by JSON.stringify, so a change of a tracked aspect shows as exactly this text;
-// a line without any of these holds none and is not parsed at all.
-const NEEDLES = [...TRACKED_ASPECTS].map((aspect) => `"aspect":"${aspect}"`);
+// Records are written by JSON.stringify, so a change of a tracked aspect shows as exactly these bytes
+// (ASCII, which never occurs inside a UTF-8 sequence); a line without any of them holds none and is
+// neither decoded nor parsed: an ingest batch's line of megabytes costs a byte search.
+const NEEDLES = [...TRACKED_ASPECTS].map((aspect) => Buffer.from(`"aspect":"${aspect}"`));
+const NEWLINE = 0x0a;
 const YIELD_EVERY_CHARS = 256 * 1024;
 
 /** A tracked change together with the value it replaces (undefined: the aspect was absent). */
@@ -43,16 +45,18 @@ export function allChanges(record: LoggedRecord): readonly LoggedChange[] {
 export async function* candidateRecords(chunks: AsyncIterable<Buffer>): AsyncGenerator<LoggedRecord> {
   // A torn last line (the generator's return value) is never read.
   for await (const bytes of wholeLineRuns(chunks)) {
-    // Replay read and accepted these lines when the store opened.
-    const text = decodeUtf8(bytes);
-    if (text === null) throw new Error('the log holds a line that is not valid UTF-8');
+    const next = new NeedleSearch(bytes);
     let parsed = 0;
-    for (let start = 0, stop = text.indexOf('\n'); stop !== -1; start = stop + 1, stop = text.indexOf('\n', start)) {
-      const line = text.slice(start, stop);
-      if (!NEEDLES.some((needle) => line.includes(needle))) continue;
+    for (let at = next.from(0); at !== -1;) {
+      const start = at === 0 ? 0 : bytes.lastIndexOf(NEWLINE, at - 1) + 1;
+      const stop = bytes.indexOf(NEWLINE, at);
+      // Replay read and accepted these lines when the store opened.
+      const line = decodeUtf8(bytes.subarray(start, stop));
+      if (line === null) throw new Error('the log holds a line that is not valid UTF-8');
       const record = parseLogRecord(line);
       if (typeof record === 'string') throw new Error(`the log holds a line that is not a record: ${record}`);
       yield record;
+      at = next.from(stop + 1);
       // A read chunk of lines that all matter takes a good part of a second to parse: let requests in between.
       parsed += line.length;
       if (parsed > YIELD_EVERY_CHARS) {
@@ -60,6 +64,29 @@ export async function* candidateRecords(chunks: AsyncIterable<Buffer>): AsyncGen
         await new Promise((resolve) => setImmediate(resolve));
       }
     }
+  }
+}
+
+/** Where the next of the NEEDLES is in `bytes`: each searched for again only once passed, so a run is searched once per needle. */
+class NeedleSearch {
+  readonly #bytes: Buffer;
+  // Each needle's next place at or after the last `from` asked (-1: none is left).
+  readonly #next: number[];
+
+  constructor(bytes: Buffer) {
+    this.#bytes = bytes;
+    this.#next = NEEDLES.map(() => -2);
+  }
+
+  /** The first place at or after `start` where a needle begins, or -1. */
+  from(start: number): number {
+    let first = -1;
+    NEEDLES.forEach((needle, index) => {
+      let at = this.#next[index] as number;
+      if (at !== -1 && at < start) this.#next[index] = at = this.#bytes.indexOf(needle, start);
+      if (at !== -1 && (first === -1 || at < first)) first = at;
+    });
+    return first;
   }
 }
 

@@ -32,8 +32,11 @@ interface Job {
   run: () => Promise<void>;
 }
 
-// How many turns of the event loop a batch waits at most for the writers of the one before.
+// How many turns of the event loop a batch waits at most for the writers of the one before, and for
+// how long: turns that take longer than a writer's round trip are busy with other work (a compaction's
+// slices, reads), and the writers that were coming have come (see test/bench/NOTES.md).
 const LINGER_TURNS = 8;
+const LINGER_MS = 2;
 const CLOSED = 'The change was not saved: minihub is shutting down.';
 
 export class CommitQueue {
@@ -92,10 +95,15 @@ export class CommitQueue {
       // 32 writers settle into two alternating half-batches, and a sync per batch costs CPU (see
       // test/bench/NOTES.md).
       const active = limit + this.#queue.length;
+      const lingerEnds = performance.now() + LINGER_MS;
       await yieldToIo();
       for (
         let turn = 0;
-        turn < LINGER_TURNS && this.#queue.length < active && this.#jobs.length === 0 && !this.#closed;
+        turn < LINGER_TURNS &&
+        this.#queue.length < active &&
+        this.#jobs.length === 0 &&
+        !this.#closed &&
+        performance.now() < lingerEnds;
         turn++
       )
         await yieldToIo();

@@ -141,6 +141,9 @@ class FileLog implements LogStorage {
   #directorySynced = false;
   // Set when a failed append could not be undone: the file's tail is unknown, so no more writes.
   #broken: MinihubError | null = null;
+  // The handle a compaction replaced, closing: closing the last handle of a file renamed over frees its
+  // blocks, which takes long for a large log (see test/bench/NOTES.md), so commits do not wait for it; close() does.
+  #oldClosed: Promise<void> = Promise.resolve();
 
   /** An open log `file` whose whole lines end at byte `size`. */
   constructor(
@@ -205,7 +208,7 @@ class FileLog implements LogStorage {
         `${this.location} was compacted but could not be reopened: ${(error as Error).message}`,
       );
     } finally {
-      await old.close().catch(() => {});
+      this.#oldClosed = old.close().catch(() => {});
     }
     // Step 5: make the rename durable. If that fails now, the next append syncs the directory first,
     // and fails (and is cut back) if it still cannot.
@@ -218,6 +221,7 @@ class FileLog implements LogStorage {
   }
 
   async close(): Promise<void> {
+    await this.#oldClosed;
     await this.#file.close();
     this.#release();
   }

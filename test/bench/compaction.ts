@@ -3,12 +3,14 @@
 //   live --dir D [--writers W] [--warm]      compact in process under W writers: event-loop delay, write latency
 //                                            (--warm: every value built first, as reads leave a running server)
 //   cli --dir D                              `minihub compact` and `export --out` as processes: peak RSS, sizes
-//   mixed --dir D [--seconds S]              a server (compaction-server.ts, core 0) under the bench's mixed
-//                                            load (autocannon, core 1), compacting from the first second
+//   mixed --dir D [--seconds S] [--gc-log F] a server (compaction-server.ts, core 0) under the bench's mixed
+//         [--baseline] [--node-flag=F]       load (core 1) once its search index is built, compacting from the
+//                                            first second (--baseline: not compacting); --gc-log: the server's
+//                                            --trace-gc lines to F (times from its start, as `started`)
 // Works on a copy of D's log for `live` and `cli`, so D can be measured again.
 
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -24,6 +26,8 @@ import { columnPath } from './catalogue-words.ts';
 import { COLUMNS, mixedBody } from './bodies.ts';
 import { fmt, load, log, pin, quantile, ROOT, runSampled as run, type Served } from './harness.ts';
 import { RUNNERS } from './startup.ts';
+import { waitForIndex } from './search-bench.ts';
+import { SLOW_COMMIT_MS, STALL_MS, watchStalls } from './stalls.ts';
 
 const LOG = 'catalogue.jsonl';
 const { values, positionals } = parseArgs({
@@ -37,6 +41,9 @@ const { values, positionals } = parseArgs({
     seconds: { type: 'string', default: '10' },
     profile: { type: 'string' },
     warm: { type: 'boolean', default: false },
+    'gc-log': { type: 'string' },
+    baseline: { type: 'boolean', default: false },
+    'node-flag': { type: 'string', multiple: true },
   },
 });
 const dir = values.dir ?? join(tmpdir(), 'minihub-compaction');
@@ -88,11 +95,15 @@ async function live(): Promise<void> {
     let count = 0;
     let compacting = true;
     const latencies: number[] = [];
+    const slow: string[] = [];
+    let origin = performance.now();
     const writer = async () => {
       while (compacting) {
         const started = performance.now();
         await randomEdit(store, ++count);
-        latencies.push(performance.now() - started);
+        const took = performance.now() - started;
+        latencies.push(took);
+        if (took > 100) slow.push(`${fmt(started - origin)}+${fmt(took)}`);
         // About the mixed load's write share: a write every few ms per writer.
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
@@ -103,8 +114,10 @@ async function live(): Promise<void> {
     await profiler?.post('Profiler.start');
     const delay = monitorEventLoopDelay({ resolution: 1 });
     delay.enable();
+    const stalls = watchStalls();
     const cpu = process.cpuUsage();
     const started = performance.now();
+    origin = started;
     const writers = Array.from({ length: Number(values.writers) }, writer);
     const report = await store.compact();
     const ms = performance.now() - started;
@@ -116,6 +129,10 @@ async function live(): Promise<void> {
     }
     await Promise.all(writers);
     delay.disable();
+    log(
+      `event-loop stalls over ${STALL_MS} ms (start+length, ms from the compaction's start at ${fmt(started)} ms of the process's life): ${stalls(started).join(' ')}`,
+    );
+    log(`writes over 100 ms: ${slow.length} (${slow.slice(0, 40).join(' ')})`);
     log(
       `compacted ${fmt(report.bytesBefore / 2 ** 20, 1)} → ${fmt(report.bytesAfter / 2 ** 20, 1)} MiB ` +
         `(${report.records} state + ${report.historyRecords} history records) in ${fmt(ms)} ms, ` +
@@ -157,9 +174,18 @@ async function cli(): Promise<void> {
 
 async function mixed(): Promise<void> {
   const dataDir = copy();
+  const gcLog = values['gc-log'];
   const child = spawn(
     process.execPath,
-    ['--max-semi-space-size=32', '--import', 'tsx', 'test/bench/compaction-server.ts', dataDir],
+    [
+      '--max-semi-space-size=32',
+      ...(gcLog === undefined ? [] : ['--trace-gc']),
+      ...(values['node-flag'] ?? []),
+      '--import',
+      'tsx',
+      'test/bench/compaction-server.ts',
+      dataDir,
+    ],
     {
       cwd: ROOT,
       stdio: ['pipe', 'pipe', 'inherit'],
@@ -168,14 +194,22 @@ async function mixed(): Promise<void> {
   pin(child.pid as number, 0);
   pin(process.pid, 1);
   try {
-    const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream })[Symbol.asyncIterator]();
+    // The server's own lines; V8's --trace-gc lines (`[pid:isolate] ms: ...`) go to the gc log instead.
+    const lines = (async function* () {
+      for await (const line of createInterface({ input: child.stdout as NodeJS.ReadableStream })) {
+        if (gcLog !== undefined && /^\[\d+:0x/.test(line)) appendFileSync(gcLog, `${line}\n`);
+        else yield line;
+      }
+    })();
     const url = /^listening (\S+)$/.exec(String((await lines.next()).value))?.[1] as string;
     const served: Served = { url, token: '', child };
+    // A server just started builds its search index meanwhile (in slices of its own): measure compaction alone.
+    log(`search index built ${fmt(await waitForIndex(served))} ms after listening`);
     await load(served, () => mixedBody(datasets), { connections: 32, duration: 3 });
     const compacted = (async () => {
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      child.stdin?.write('compact\n');
-      return JSON.parse(String((await lines.next()).value)) as Record<string, number>;
+      child.stdin?.write(values.baseline ? `watch ${Number(values.seconds) * 1000 - 1000}\n` : 'compact\n');
+      return JSON.parse(String((await lines.next()).value)) as Record<string, number | string>;
     })();
     const measured = await load(served, () => mixedBody(datasets), {
       connections: 32,
@@ -183,11 +217,18 @@ async function mixed(): Promise<void> {
     });
     const report = await compacted;
     log(
-      `mixed load over ${values.seconds} s with a compaction from the first second: ${fmt(measured.rps)} req/s, ` +
+      `mixed load over ${values.seconds} s ${values.baseline ? 'without a compaction' : 'with a compaction from the first second'}: ${fmt(measured.rps)} req/s, ` +
         `p50 ${fmt(measured.p50, 1)} ms, p99 ${fmt(measured.p99, 1)} ms, ${measured.failures} failed, server CPU ${fmt(100 * measured.cpu)}%`,
     );
     log(
-      `compaction ${fmt((report.bytesBefore as number) / 2 ** 20, 1)} → ${fmt((report.bytesAfter as number) / 2 ** 20, 1)} MiB ` +
+      `event-loop stalls over ${STALL_MS} ms (start+length, ms from the compaction's start at ` +
+        `${fmt(report.startedAt as number)} ms of the server's life, ${report.startedMicros} µs): ${report.stalls}`,
+    );
+    log(
+      `commits over ${SLOW_COMMIT_MS} ms: ${report.slowCommits}; commits p50 ${fmt(report.commitP50 as number, 1)} ms, p99 ${fmt(report.commitP99 as number, 1)} ms, max ${fmt(report.commitMax as number, 1)} ms`,
+    );
+    log(
+      `${values.baseline ? 'no compaction' : 'compaction'} ${fmt((report.bytesBefore as number) / 2 ** 20, 1)} → ${fmt((report.bytesAfter as number) / 2 ** 20, 1)} MiB ` +
         `in ${fmt(report.ms as number)} ms; event-loop delay meanwhile max ${fmt(report.maxMs as number, 1)} ms, p99 ${fmt(report.p99Ms as number, 1)} ms`,
     );
   } finally {
