@@ -20,6 +20,10 @@ export const DEFERRED_LINE_CHARS = 4096;
 // nearly every comparison, and the values stay text.
 const JSON_LINES = 4;
 const jsonLines = new Map<ReplayedLine, readonly string[]>();
+// Lines whose values were last built for reads that keep none (peek), oldest first. The search index's
+// first build reads a line's entities one after another: one line's values at a time serve it.
+const PEEKED_LINES = 2;
+const peekedLines = new Map<ReplayedLine, readonly (JsonValue | undefined)[]>();
 
 /** One replayed line whose values are still text, until the first of them is read. */
 export class ReplayedLine {
@@ -46,10 +50,28 @@ export class ReplayedLine {
       // A column edit is never deferred (it needs the aspect before it at once): it has no value here.
       this.#values = record.changes.map((change) => (isColumnEdit(change) ? undefined : change.value));
       this.#text = null;
+      peekedLines.delete(this);
     }
     const value = this.#values[index] as JsonValue;
     this.#values[index] = undefined;
     return value;
+  }
+
+  /** The value of change number `index`, built for one read and not kept: the line stays text. */
+  peek(index: number): JsonValue {
+    if (this.#values !== null) return this.#values[index] as JsonValue;
+    let values = peekedLines.get(this);
+    if (values === undefined) {
+      values = (parseLogRecord(this.#text as string) as LoggedRecord).changes.map((change) =>
+        isColumnEdit(change) ? undefined : change.value,
+      );
+      for (const oldest of peekedLines.keys()) {
+        if (peekedLines.size < PEEKED_LINES) break;
+        peekedLines.delete(oldest);
+      }
+      peekedLines.set(this, values);
+    }
+    return values[index] as JsonValue;
   }
 
   /**
@@ -92,6 +114,10 @@ export class DeferredValue extends LazyValue {
 
   override json(): string | undefined {
     return this.#line.valueJson(this.#index);
+  }
+
+  override peek(): JsonValue {
+    return this.#line.peek(this.#index);
   }
 
   get logBytes(): number {
