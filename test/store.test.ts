@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 import { startServer } from '../src/index.ts';
 import { Catalogue } from '../src/store/catalogue.ts';
-import { deferLongLines, DEFERRED_LINE_CHARS } from '../src/store/fast-start/lazy-lines.ts';
+import { deferLongLines, DEFERRED_LINE_CHARS, ReplayedLine } from '../src/store/fast-start/lazy-lines.ts';
 import { DATASET_QUERY, SAMPLE, startTestServer, tempDataDir } from './fixtures/server.ts';
 
 const ORDERS = 'urn:li:dataset:(urn:li:dataPlatform:postgres,shop.public.orders,PROD)';
@@ -394,6 +394,43 @@ replay('answers every value of the line as written, removals included, in the or
     changes[39]?.value,
   );
 });
+
+replay(
+  'a read that keeps nothing answers each value as written and leaves the line text, however it is laid out',
+  () => {
+    const live = longLine().changes.slice(0, 40);
+    // Values holding objects whose first key is urn, as each change's is; a list after the changes.
+    const nested = live.map((change, i) =>
+      i % 7 === 0
+        ? { ...change, value: { ...change.value, owners: [{ urn: 'urn:li:corpuser:a' }, { urn: 'b' }] } }
+        : change,
+    );
+    const record = (changes: unknown[], more = {}) =>
+      JSON.stringify({ seq: 1, time: 0, actor: 'urn:li:corpuser:datahub', op: 'ingest', changes, ...more });
+    const lines = [record(live), record(nested), record(live, { history: [live[0]] })];
+    const value = ReplayedLine.prototype.value;
+    let built = 0;
+    ReplayedLine.prototype.value = function (this: ReplayedLine, index: number) {
+      built++;
+      return value.call(this, index);
+    };
+    try {
+      for (const [n, line] of lines.entries()) {
+        const parsed = JSON.parse(line) as { changes: { urn: string; aspect: string; value: unknown }[] };
+        const catalogue = new Catalogue();
+        deferLongLines(catalogue)(JSON.parse(line), line);
+        for (const change of [...parsed.changes].reverse())
+          assert.equal(catalogue.aspectUnkept(change.urn, change.aspect), change.value, `line ${n}: ${change.urn}`);
+        assert.is(built, 0, `line ${n} is still text`);
+        assert.equal(catalogue.aspect(live[3]!.urn, 'tagProperties'), parsed.changes[3]!.value);
+        assert.is(built, 1, `line ${n} is built by a read that keeps it`);
+        built = 0;
+      }
+    } finally {
+      ReplayedLine.prototype.value = value;
+    }
+  },
+);
 
 replay('keeps a value written after the replay when the rest of its line is first read', () => {
   const { line } = longLine();

@@ -4,7 +4,7 @@
 import { LazyValue, type StoredChange, type StoredValue } from '../catalogue.ts';
 import { ColumnEditChange } from '../column-edit.ts';
 import type { JsonValue } from '../../aspects/json.ts';
-import { isColumnEdit, parseLogRecord, type LoggedRecord, type LogRecord } from '../log-record.ts';
+import { isColumnEdit, parseLogRecord, type AspectChange, type LoggedRecord, type LogRecord } from '../log-record.ts';
 import { restoreChange, type ReplaySink } from '../replay.ts';
 
 /**
@@ -20,10 +20,14 @@ export const DEFERRED_LINE_CHARS = 4096;
 // nearly every comparison, and the values stay text.
 const JSON_LINES = 4;
 const jsonLines = new Map<ReplayedLine, readonly string[]>();
-// Lines whose values were last built for reads that keep none (peek), oldest first. The search index's
-// first build reads a line's entities one after another: one line's values at a time serve it.
-const PEEKED_LINES = 2;
-const peekedLines = new Map<ReplayedLine, readonly (JsonValue | undefined)[]>();
+// Lines last read by reads that keep nothing (peek), oldest first: where each change begins in the text,
+// or every value when the text cannot be cut so. The search index's first build reads a line's entities
+// one after another, and a tag's or container's now and then: a few lines serve it.
+const PEEKED_LINES = 4;
+const peekedLines = new Map<ReplayedLine, Uint32Array | readonly (JsonValue | undefined)[]>();
+// Between two changes of a line as JSON.stringify writes them (each change's first key is its urn).
+const BETWEEN_CHANGES = '},{"urn":"';
+const CHANGES = '"changes":[';
 
 /** One replayed line whose values are still text, until the first of them is read. */
 export class ReplayedLine {
@@ -35,10 +39,12 @@ export class ReplayedLine {
   // Its JSON texts were made once and dropped: asked again, its values are built instead, so a line is
   // parsed at most twice however the comparisons jump between lines.
   #jsonDropped = false;
+  readonly #changeCount: number;
 
   /** `text` must be a string of its own: a slice of a larger read chunk would keep all of it alive (see detached). */
   constructor(text: string, changeCount: number) {
     this.#text = text;
+    this.#changeCount = changeCount;
     this.bytesPerChange = text.length / changeCount;
   }
 
@@ -57,21 +63,40 @@ export class ReplayedLine {
     return value;
   }
 
-  /** The value of change number `index`, built for one read and not kept: the line stays text. */
+  /**
+   * The value of change number `index`, built for one read and not kept: the line stays text. Only that
+   * change's part of the line is parsed, where the line can be cut so: what a read builds then dies young
+   * (a whole line's values, read entity by entity, lived long enough to be copied into the old generation).
+   */
   peek(index: number): JsonValue {
     if (this.#values !== null) return this.#values[index] as JsonValue;
-    let values = peekedLines.get(this);
-    if (values === undefined) {
-      values = (parseLogRecord(this.#text as string) as LoggedRecord).changes.map((change) =>
-        isColumnEdit(change) ? undefined : change.value,
-      );
+    const text = this.#text as string;
+    let read = peekedLines.get(this);
+    if (read === undefined) {
+      read = changeStarts(text, this.#changeCount) ?? this.#parsedValues();
       for (const oldest of peekedLines.keys()) {
         if (peekedLines.size < PEEKED_LINES) break;
         peekedLines.delete(oldest);
       }
-      peekedLines.set(this, values);
+      peekedLines.set(this, read);
     }
-    return values[index] as JsonValue;
+    if (!(read instanceof Uint32Array)) return read[index] as JsonValue;
+    // Never a column edit's part: those are not deferred (see value()).
+    let change: AspectChange;
+    try {
+      change = JSON.parse(text.slice(read[index]!, read[index + 1]! - 1)) as AspectChange;
+    } catch {
+      // The cut was wrong after all (a list after the changes): the line is parsed whole, as it is written.
+      peekedLines.set(this, (read = this.#parsedValues()));
+      return read[index] as JsonValue;
+    }
+    return change.value as JsonValue;
+  }
+
+  #parsedValues(): (JsonValue | undefined)[] {
+    // Replay parsed and checked this line already, so this cannot fail.
+    const record = parseLogRecord(this.#text as string) as LoggedRecord;
+    return record.changes.map((change) => (isColumnEdit(change) ? undefined : change.value));
   }
 
   /**
@@ -95,6 +120,27 @@ export class ReplayedLine {
     jsonLines.set(this, texts);
     return texts[index];
   }
+}
+
+/**
+ * Where each of a line's `count` changes begins, then the end of the last plus one, or null when
+ * the line is not the record JSON.stringify writes with `changes` last. A quote inside a JSON string is
+ * escaped, so `},{"urn":"` stands between two objects; exactly count - 1 of them after the list's start
+ * means none is inside a value. Change i is text[starts[i], starts[i + 1] - 1).
+ */
+function changeStarts(text: string, count: number): Uint32Array | null {
+  const first = text.indexOf(`${CHANGES}{"urn":"`);
+  if (first < 0 || !text.endsWith(']}')) return null;
+  const starts = new Uint32Array(count + 1);
+  starts[0] = first + CHANGES.length;
+  let n = 1;
+  for (let at = text.indexOf(BETWEEN_CHANGES, starts[0]); at >= 0; at = text.indexOf(BETWEEN_CHANGES, at + 2)) {
+    if (n === count) return null;
+    starts[n++] = at + 2;
+  }
+  if (n !== count) return null;
+  starts[count] = text.length - 1;
+  return starts;
 }
 
 /** Stands in for the value of change number `index` of `line`. */
