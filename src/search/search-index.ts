@@ -1,7 +1,8 @@
 // The live search index over one store's catalogue: built after start-up in slices of 10 ms that yield to
-// the event loop (every document counted, then every posting list laid out at once: engine-build.ts), then
-// kept current by the store's applied-changes listener. Changed entities are noted as
-// they are applied and re-indexed before the next question, so a write is searchable by the next request.
+// the event loop (every document counted, then every posting list laid out at once, on a worker thread for a
+// large catalogue: engine-build.ts), then kept current by the store's applied-changes listener. Changed
+// entities are noted as they are applied and re-indexed before the next question, so a write is searchable
+// by the next request.
 
 import { performance } from 'node:perf_hooks';
 
@@ -16,12 +17,12 @@ import { createSearchEngine, type SearchEngine } from './search-engine.ts';
 /** How long the build indexes before it lets the event loop answer requests again, in milliseconds. */
 const BUILD_SLICE_MS = 10;
 /**
- * Catalogues of this many entities or more would be built with a worker thread (below 20,000 its start
- * costs more than it saves). None is, for now: with the counting elsewhere, V8 mostly left this thread's old
- * generation uncollected while the build read the catalogue, and settled RSS came out ~100 MB higher on
- * 100,000 datasets, against a build ~2x faster (test/bench/NOTES.md).
+ * Catalogues of this many entities or more are built with a worker thread counting the terms (below 20,000
+ * its start costs more than it saves). It once kept ~100 MB more settled on 100,000 datasets, when the
+ * build left this thread's old generation full of parsed log lines; it reads them unkept now (below), and
+ * settles as the build here does (test/bench/NOTES.md).
  */
-const WORKER_FROM = Number.POSITIVE_INFINITY;
+const WORKER_FROM = 20_000;
 
 /** What a query reads: the engine and every indexed entity's facet values, both current. */
 export interface IndexSnapshot {
