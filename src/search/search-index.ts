@@ -201,7 +201,7 @@ export class SearchIndex implements SearchSource {
 /**
  * The catalogue read without building the values it holds as text into it: the first build reads every
  * entity once, and keeping them all built cost this thread seconds of garbage collection on 100,000
- * datasets and settled ~300 MB higher than the text they came from (test/bench/NOTES.md).
+ * datasets and settled ~400 MB higher than the text they came from (test/bench/NOTES.md).
  */
 function unkept(catalogue: Catalogue): AspectReader {
   return {

@@ -1,5 +1,6 @@
 // Aspect values replayed from a long log line and not read yet: the line's text stands in for them until
-// they are read, each from its part of the line (or the whole line once). It holds text; it never parses on its own.
+// they are read, each from its part of the line (or the whole line once). It holds text; it never parses on
+// its own.
 
 import { LazyValue, type StoredChange, type StoredValue } from '../catalogue.ts';
 import { ColumnEditChange } from '../column-edit.ts';
