@@ -1,6 +1,9 @@
 // The search engine's first build (engine-build.ts): on this thread or a worker, it answers exactly as a
 // put() per document would, before and after later puts and removals; a store's index built with the
-// worker answers as one built without it, and follows writes.
+// worker answers as one built without it, and follows writes; values a restart holds as text stay text.
+
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 import * as assert from 'uvu/assert';
 import { suite } from 'uvu';
@@ -12,7 +15,10 @@ import { InvertedIndex } from '../src/search/inverted-index.ts';
 import { TEXT_FIELDS, type DocumentText } from '../src/search/fields.ts';
 import { SearchIndex } from '../src/search/search-index.ts';
 import { createSearchEngine, type SearchEngine } from '../src/search/search-engine.ts';
+import { DEFERRED_LINE_CHARS, ReplayedLine } from '../src/store/fast-start/lazy-lines.ts';
+import { Store } from '../src/store/store.ts';
 import { openInProcess } from './fixtures/in-process.ts';
+import { tempDataDir } from './fixtures/server.ts';
 import { ORDERS, searchCatalogue } from './fixtures/search-catalogue.ts';
 
 const WORDS = ['order', 'orders', 'customer', 'revenue', 'payment', 'invoice', 'daily', 'region', 'amount', 'status'];
@@ -144,6 +150,38 @@ test("a store's index built on a worker answers as one built here, and follows a
     );
   } finally {
     await hub.close();
+  }
+});
+
+test('the first build reads values a restart holds as text without building them into the catalogue', async () => {
+  const dataDir = tempDataDir();
+  const urn = (n: number) => `urn:li:dataset:(urn:li:dataPlatform:hive,db.table_${n},PROD)`;
+  const changes = Array.from({ length: 40 }, (_, n) => ({
+    urn: urn(n),
+    aspect: 'datasetProperties',
+    value: { name: `table_${n}`, description: `The ${WORDS[n % WORDS.length]!} ledger, number ${n}.` },
+  }));
+  const line = JSON.stringify({ seq: 1, time: 0, actor: 'urn:li:corpuser:datahub', op: 'ingest', changes });
+  assert.ok(line.length >= DEFERRED_LINE_CHARS, `the line is long enough to be kept as text (${line.length})`);
+  writeFileSync(join(dataDir, 'catalogue.jsonl'), `${line}\n`);
+  const store = await Store.open({ dataDir });
+  const value = ReplayedLine.prototype.value;
+  let built = 0;
+  ReplayedLine.prototype.value = function (this: ReplayedLine, index: number) {
+    built++;
+    return value.call(this, index);
+  };
+  try {
+    const { engine, facets } = await new SearchIndex(store, { workerFrom: Infinity }).current();
+    assert.is(engine.query('ledger').size, 40);
+    assert.is(engine.query('table_7').id(0), urn(7));
+    assert.is(facets.get(urn(7))?.name, 'table_7');
+    assert.is(built, 0, 'no value was built into the catalogue');
+    assert.equal(store.catalogue.aspect(urn(7), 'datasetProperties'), changes[7]!.value);
+    assert.is(built, 1, 'a read still builds it');
+  } finally {
+    ReplayedLine.prototype.value = value;
+    await store.close();
   }
 });
 

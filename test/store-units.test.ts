@@ -211,6 +211,32 @@ class CountedValue extends LazyValue {
   }
 }
 
+/** A CountedValue that can also be built for one read without being kept. */
+class PeekedValue extends CountedValue {
+  peeked = 0;
+  override peek(): JsonValue {
+    this.peeked++;
+    return this.value;
+  }
+}
+
+catalogue('aspectUnkept leaves a value that can be built for one read as it is, and keeps one that cannot', () => {
+  const c = new Catalogue();
+  const peeked = new PeekedValue({ name: 'a' });
+  const counted = new CountedValue({ name: 'b' });
+  c.restore('urn:li:tag:a', 'tagProperties', peeked);
+  c.restore('urn:li:tag:b', 'tagProperties', counted);
+  assert.equal(c.aspectUnkept('urn:li:tag:a', 'tagProperties'), { name: 'a' });
+  assert.equal(c.aspectUnkept('urn:li:tag:a', 'tagProperties'), { name: 'a' });
+  assert.equal([peeked.peeked, peeked.asked], [2, 0]);
+  assert.equal(c.aspect('urn:li:tag:a', 'tagProperties'), { name: 'a' });
+  assert.is(peeked.asked, 1, 'still held, and built by the first read that keeps it');
+  assert.equal(c.aspectUnkept('urn:li:tag:b', 'tagProperties'), { name: 'b' });
+  assert.equal(c.aspectUnkept('urn:li:tag:b', 'tagProperties'), { name: 'b' });
+  assert.is(counted.asked, 1, 'built once, then kept');
+  assert.is(c.aspectUnkept('urn:li:tag:c', 'tagProperties'), undefined);
+});
+
 catalogue('removing an entity’s last aspect removes it, and a later change re-creates it last', () => {
   const c = new Catalogue();
   c.apply([

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 import { startServer } from '../src/index.ts';
 import { Catalogue } from '../src/store/catalogue.ts';
-import { deferLongLines, DEFERRED_LINE_CHARS } from '../src/store/fast-start/lazy-lines.ts';
+import { deferLongLines, DEFERRED_LINE_CHARS, ReplayedLine } from '../src/store/fast-start/lazy-lines.ts';
 import { DATASET_QUERY, SAMPLE, startTestServer, tempDataDir } from './fixtures/server.ts';
 
 const ORDERS = 'urn:li:dataset:(urn:li:dataPlatform:postgres,shop.public.orders,PROD)';
@@ -393,6 +393,49 @@ replay('answers every value of the line as written, removals included, in the or
     [...catalogue.entities()].find(([urn]) => urn === 'urn:li:tag:t39')?.[1].get('tagProperties'),
     changes[39]?.value,
   );
+});
+
+replay('reads answer each value as written, of its part of the line where the line can be cut by change', () => {
+  const live = longLine().changes.slice(0, 40);
+  // Values holding objects whose first key is urn, as each change's is; a list after the changes.
+  const nested = live.map((change, i) =>
+    i % 7 === 0
+      ? { ...change, value: { ...change.value, owners: [{ urn: 'urn:li:corpuser:a' }, { urn: 'b' }] } }
+      : change,
+  );
+  const record = (changes: unknown[], more = {}) =>
+    JSON.stringify({ seq: 1, time: 0, actor: 'urn:li:corpuser:datahub', op: 'ingest', changes, ...more });
+  const lines = [record(live), record(nested), record(live, { history: [live[0]] })];
+  const value = ReplayedLine.prototype.value;
+  const parse = JSON.parse;
+  let built = 0;
+  let longest = 0;
+  ReplayedLine.prototype.value = function (this: ReplayedLine, index: number) {
+    built++;
+    return value.call(this, index);
+  };
+  JSON.parse = ((text: string) => ((longest = Math.max(longest, text.length)), parse(text))) as typeof JSON.parse;
+  try {
+    for (const [n, line] of lines.entries()) {
+      const parsed = parse(line) as { changes: { urn: string; aspect: string; value: unknown }[] };
+      const catalogue = new Catalogue();
+      deferLongLines(catalogue)(parse(line), line);
+      longest = 0;
+      for (const change of [...parsed.changes].reverse())
+        assert.equal(catalogue.aspectUnkept(change.urn, change.aspect), change.value, `line ${n}: ${change.urn}`);
+      assert.is(built, 0, `line ${n} is still text`);
+      assert.equal(catalogue.aspect(live[3]!.urn, 'tagProperties'), parsed.changes[3]!.value);
+      assert.equal(catalogue.aspect(live[4]!.urn, 'tagProperties'), parsed.changes[4]!.value);
+      assert.is(built, 2, `line ${n}'s values are built by the reads that keep them`);
+      // Only the first line is the record as the log writes it, its changes cut apart without a doubt.
+      if (n === 0) assert.ok(longest < line.length / 10, `parts of line ${n} parsed (${longest} of ${line.length})`);
+      else assert.is(longest, line.length, `line ${n} parsed whole`);
+      built = 0;
+    }
+  } finally {
+    ReplayedLine.prototype.value = value;
+    JSON.parse = parse;
+  }
 });
 
 replay('keeps a value written after the replay when the rest of its line is first read', () => {

@@ -1,11 +1,12 @@
 // The live search index over one store's catalogue: built after start-up in slices of 10 ms that yield to
-// the event loop (every document counted, then every posting list laid out at once: engine-build.ts), then
-// kept current by the store's applied-changes listener. Changed entities are noted as
-// they are applied and re-indexed before the next question, so a write is searchable by the next request.
+// the event loop (every document counted, then every posting list laid out at once, on a worker thread for a
+// large catalogue: engine-build.ts), then kept current by the store's applied-changes listener. Changed
+// entities are noted as they are applied and re-indexed before the next question, so a write is searchable
+// by the next request.
 
 import { performance } from 'node:perf_hooks';
 
-import type { Catalogue } from '../store/catalogue.ts';
+import type { AspectReader, Catalogue } from '../store/catalogue.ts';
 import type { Store } from '../store/store.ts';
 import { searchDocument, type FacetValues } from './documents.ts';
 import { engineBuilder } from './engine-build.ts';
@@ -16,12 +17,12 @@ import { createSearchEngine, type SearchEngine } from './search-engine.ts';
 /** How long the build indexes before it lets the event loop answer requests again, in milliseconds. */
 const BUILD_SLICE_MS = 10;
 /**
- * Catalogues of this many entities or more would be built with a worker thread (below 20,000 its start
- * costs more than it saves). None is, for now: with the counting elsewhere, V8 mostly left this thread's old
- * generation uncollected while the build read the catalogue, and settled RSS came out ~100 MB higher on
- * 100,000 datasets, against a build ~2x faster (test/bench/NOTES.md).
+ * Catalogues of this many entities or more are built with a worker thread counting the terms (below 20,000
+ * its start costs more than it saves). It once kept ~100 MB more settled on 100,000 datasets, when the
+ * build left this thread's old generation full of parsed log lines; it reads them unkept now (below), and
+ * settles as the build here does (test/bench/NOTES.md).
  */
-const WORKER_FROM = Number.POSITIVE_INFINITY;
+const WORKER_FROM = 20_000;
 
 /** What a query reads: the engine and every indexed entity's facet values, both current. */
 export interface IndexSnapshot {
@@ -119,10 +120,11 @@ export class SearchIndex implements SearchSource {
     else this.#engine.put(urn, described.text, described.facets);
   }
 
-  // The document of `urn` (null when it is not searched), its facets and named tags noted. Reads through the
-  // catalogue, which keeps what it builds of long log lines: cheaper than keeping the text (test/bench/NOTES.md).
-  #describe(urn: string): { text: DocumentText; facets: FacetValues } | null {
-    const document = searchDocument(this.#catalogue, urn);
+  // The document of `urn` (null when it is not searched), its facets and named tags noted. A change reads the
+  // catalogue, which keeps what it builds of a long log line; the first build reads every entity through
+  // unkept() below, which leaves those lines as text.
+  #describe(urn: string, reader: AspectReader = this.#catalogue): { text: DocumentText; facets: FacetValues } | null {
+    const document = searchDocument(reader, urn);
     for (const tag of this.#tagsOf.get(urn) ?? []) this.#tagged.get(tag)?.delete(urn);
     this.#tagsOf.delete(urn);
     const before = this.#facets.get(urn);
@@ -157,11 +159,12 @@ export class SearchIndex implements SearchSource {
     const onWorker = mayUseWorker && urns.length >= this.#workerFrom;
     const empty = this.#engine;
     const builder = engineBuilder<FacetValues>(onWorker);
+    const reader = unkept(this.#catalogue);
     let i = 0;
     while (i < urns.length && !this.#store.closing && this.#engine === empty) {
       const until = performance.now() + BUILD_SLICE_MS;
       for (; i < urns.length && performance.now() < until; i++) {
-        const described = this.#describe(urns[i]!);
+        const described = this.#describe(urns[i]!, reader);
         if (described !== null) builder.add(urns[i]!, described.text, described.facets);
       }
       await (builder.room() ?? new Promise((resolve) => setImmediate(resolve)));
@@ -193,6 +196,20 @@ export class SearchIndex implements SearchSource {
     this.#pool = new FacetPool();
     this.#dirty = new Set(this.#catalogue.urns());
   }
+}
+
+/**
+ * The catalogue read without building the values it holds as text into it: the first build reads every
+ * entity once, and keeping them all built cost this thread seconds of garbage collection on 100,000
+ * datasets and settled ~400 MB higher than the text they came from (test/bench/NOTES.md).
+ */
+function unkept(catalogue: Catalogue): AspectReader {
+  return {
+    aspect: (urn, name) => catalogue.aspectUnkept(urn, name),
+    aspectJson: (urn, name) => catalogue.aspectJson(urn, name),
+    exists: (urn) => catalogue.exists(urn),
+    contained: (container) => catalogue.contained(container),
+  };
 }
 
 const indexes = new WeakMap<Store, SearchIndex>();

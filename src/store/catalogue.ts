@@ -38,6 +38,13 @@ export abstract class LazyValue {
   json(): string | undefined {
     return undefined;
   }
+  /**
+   * The value built for one read and not kept, where that is cheaper than keeping it (it must not be
+   * changed); undefined: build it instead.
+   */
+  peek(): JsonValue | undefined {
+    return undefined;
+  }
   /** About how many bytes the value takes in the log, known without building it. */
   abstract readonly logBytes: number;
 }
@@ -70,6 +77,16 @@ export class Catalogue implements AspectReader {
     const value = aspects?.get(name);
     if (!(value instanceof LazyValue)) return value === undefined ? undefined : JSON.stringify(value);
     return value.json() ?? JSON.stringify(built(aspects as Map<string, StoredValue>, name, value));
+  }
+
+  /**
+   * aspect() that leaves a value held as text as it is, where the value can be built for this read alone: for
+   * reading every entity once (the search index's first build) without keeping the whole catalogue built.
+   * The answer must not be changed.
+   */
+  aspectUnkept(urn: string, name: string): JsonValue | undefined {
+    const value = this.#entities.get(urn)?.get(name);
+    return (value instanceof LazyValue ? value.peek() : undefined) ?? this.aspect(urn, name);
   }
 
   exists(urn: string): boolean {

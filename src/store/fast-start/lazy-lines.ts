@@ -1,10 +1,11 @@
-// Aspect values replayed from a long log line and not read yet: the line's text stands in for them
-// until one is read, and then the whole line is parsed once. It holds text; it never parses on its own.
+// Aspect values replayed from a long log line and not read yet: the line's text stands in for them until
+// they are read, each from its part of the line (or the whole line once). It holds text; it never parses on
+// its own.
 
 import { LazyValue, type StoredChange, type StoredValue } from '../catalogue.ts';
 import { ColumnEditChange } from '../column-edit.ts';
 import type { JsonValue } from '../../aspects/json.ts';
-import { isColumnEdit, parseLogRecord, type LoggedRecord, type LogRecord } from '../log-record.ts';
+import { isColumnEdit, parseLogRecord, type AspectChange, type LoggedRecord, type LogRecord } from '../log-record.ts';
 import { restoreChange, type ReplaySink } from '../replay.ts';
 
 /**
@@ -20,8 +21,15 @@ export const DEFERRED_LINE_CHARS = 4096;
 // nearly every comparison, and the values stay text.
 const JSON_LINES = 4;
 const jsonLines = new Map<ReplayedLine, readonly string[]>();
+// Lines that cannot be cut by change (see changeStarts) and whose values were last built for reads that keep
+// none (peek), oldest first: a few serve reads that go through a line's entities one after another.
+const PEEKED_LINES = 2;
+const peekedLines = new Map<ReplayedLine, readonly (JsonValue | undefined)[]>();
+// Between two changes of a line as JSON.stringify writes them (each change's first key is its urn).
+const BETWEEN_CHANGES = '},{"urn":"';
+const CHANGES = '"changes":[';
 
-/** One replayed line whose values are still text, until the first of them is read. */
+/** One replayed line whose values are still text, until they are read. */
 export class ReplayedLine {
   // Each change's share of the line's text: its urn, aspect and framing are in it, so that is its whole cost.
   readonly bytesPerChange: number;
@@ -31,25 +39,77 @@ export class ReplayedLine {
   // Its JSON texts were made once and dropped: asked again, its values are built instead, so a line is
   // parsed at most twice however the comparisons jump between lines.
   #jsonDropped = false;
+  readonly #changeCount: number;
+  // Where each change begins in the text (changeStarts), once asked; null when the line cannot be cut so.
+  #starts: Uint32Array | null | undefined;
 
   /** `text` must be a string of its own: a slice of a larger read chunk would keep all of it alive (see detached). */
   constructor(text: string, changeCount: number) {
     this.#text = text;
+    this.#changeCount = changeCount;
     this.bytesPerChange = text.length / changeCount;
   }
 
-  /** The value of change number `index`, built with every other value of the line by one parse; asked once per change. */
+  /**
+   * The value of change number `index`; asked once per change. Only its part of the line is parsed, where
+   * the line can be cut by change: a request for one dataset of a line of hundreds builds that one (the
+   * text stays until every value was asked, or the line is dropped). Else the whole line, once.
+   */
   value(index: number): JsonValue {
     if (this.#values === null) {
-      // Replay parsed and checked this line already, so this cannot fail.
-      const record = parseLogRecord(this.#text as string) as LoggedRecord;
-      // A column edit is never deferred (it needs the aspect before it at once): it has no value here.
-      this.#values = record.changes.map((change) => (isColumnEdit(change) ? undefined : change.value));
+      const part = this.#part(index);
+      if (part !== undefined) return part;
+      this.#values = this.#parsedValues();
       this.#text = null;
+      peekedLines.delete(this);
     }
     const value = this.#values[index] as JsonValue;
     this.#values[index] = undefined;
     return value;
+  }
+
+  /**
+   * The value of change number `index`, built for one read and not kept: the line stays text. Only that
+   * change's part is parsed where the line can be cut, so what a read builds dies young (a whole line's
+   * values, read entity by entity, lived long enough to be copied into the old generation).
+   */
+  peek(index: number): JsonValue {
+    if (this.#values !== null) return this.#values[index] as JsonValue;
+    const part = this.#part(index);
+    if (part !== undefined) return part;
+    let values = peekedLines.get(this);
+    if (values === undefined) {
+      values = this.#parsedValues();
+      for (const oldest of peekedLines.keys()) {
+        if (peekedLines.size < PEEKED_LINES) break;
+        peekedLines.delete(oldest);
+      }
+      peekedLines.set(this, values);
+    }
+    return values[index] as JsonValue;
+  }
+
+  // Change `index`'s value parsed from its part of the text; undefined when the line cannot be cut by change.
+  // Never a column edit's part: those are not deferred (see deferLongLines).
+  #part(index: number): JsonValue | undefined {
+    const text = this.#text as string;
+    if (this.#starts === undefined) this.#starts = changeStarts(text, this.#changeCount);
+    const starts = this.#starts;
+    if (starts === null) return undefined;
+    try {
+      return (JSON.parse(text.slice(starts[index]!, starts[index + 1]! - 1)) as AspectChange).value;
+    } catch {
+      // The cut was wrong after all (a list after the changes): the line is parsed whole, as it is written.
+      this.#starts = null;
+      return undefined;
+    }
+  }
+
+  #parsedValues(): (JsonValue | undefined)[] {
+    // Replay parsed and checked this line already, so this cannot fail. A column edit is never deferred (it
+    // needs the aspect before it at once): it has no value here.
+    const record = parseLogRecord(this.#text as string) as LoggedRecord;
+    return record.changes.map((change) => (isColumnEdit(change) ? undefined : change.value));
   }
 
   /**
@@ -75,6 +135,27 @@ export class ReplayedLine {
   }
 }
 
+/**
+ * Where each of a line's `count` changes begins, then the end of the last plus one, or null when
+ * the line is not the record JSON.stringify writes with `changes` last. A quote inside a JSON string is
+ * escaped, so `},{"urn":"` stands between two objects; exactly count - 1 of them after the list's start
+ * means none is inside a value. Change i is text[starts[i], starts[i + 1] - 1).
+ */
+function changeStarts(text: string, count: number): Uint32Array | null {
+  const first = text.indexOf(`${CHANGES}{"urn":"`);
+  if (first < 0 || !text.endsWith(']}')) return null;
+  const starts = new Uint32Array(count + 1);
+  starts[0] = first + CHANGES.length;
+  let n = 1;
+  for (let at = text.indexOf(BETWEEN_CHANGES, starts[0]); at >= 0; at = text.indexOf(BETWEEN_CHANGES, at + 2)) {
+    if (n === count) return null;
+    starts[n++] = at + 2;
+  }
+  if (n !== count) return null;
+  starts[count] = text.length - 1;
+  return starts;
+}
+
 /** Stands in for the value of change number `index` of `line`. */
 export class DeferredValue extends LazyValue {
   readonly #line: ReplayedLine;
@@ -92,6 +173,10 @@ export class DeferredValue extends LazyValue {
 
   override json(): string | undefined {
     return this.#line.valueJson(this.#index);
+  }
+
+  override peek(): JsonValue {
+    return this.#line.peek(this.#index);
   }
 
   get logBytes(): number {
