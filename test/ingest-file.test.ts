@@ -308,22 +308,37 @@ text(
   },
 );
 
-text('compares as text from lines visited in any order, building a line whose texts it already dropped', async () => {
-  const store = await Store.open({ dataDir: tempDataDir(), keepValuesAsText: true });
-  const valueOf = (i: number) => ({ name: `t${i}`, description: `d${i} `.repeat(2000) });
-  // One long line each: more lines than the comparisons keep as texts at once.
-  for (let i = 0; i < 8; i++)
-    await store.commit('ingest', ACTOR, () => [{ urn: urnOf(i), aspect: 'datasetProperties', value: valueOf(i) }]);
-  const order = [0, 1, 2, 3, 4, 5, 6, 7, 0, 3, 7, 1];
-  const builds = await countingBuilds(async () => {
-    for (const i of order)
-      assert.is(store.catalogue.aspectJson(urnOf(i), 'datasetProperties'), JSON.stringify(valueOf(i)), `line ${i}`);
-  });
-  // Four lines keep their texts: 0, 3 and 1 were dropped before they were asked again (7 was kept), so they are built.
-  assert.is(builds, 3);
-  assert.equal(store.catalogue.aspect(urnOf(0), 'datasetProperties'), valueOf(0));
-  assert.is(store.catalogue.aspectJson(urnOf(99), 'datasetProperties'), undefined);
-  await store.close();
-});
+text(
+  'compares as text from lines visited in any order, and builds a line that cannot be cut by change once',
+  async () => {
+    const store = await Store.open({ dataDir: tempDataDir(), keepValuesAsText: true });
+    const valueOf = (i: number) => ({ name: `t${i}`, description: `d${i} `.repeat(2000) });
+    for (let i = 0; i < 8; i++)
+      await store.commit('ingest', ACTOR, () => [
+        { urn: urnOf(i), aspect: 'datasetProperties', value: valueOf(i) },
+        { urn: urnOf(i), aspect: 'status', value: { removed: false } },
+      ]);
+    const order = [0, 1, 2, 3, 4, 5, 6, 7, 0, 3, 7, 1];
+    const builds = await countingBuilds(async () => {
+      for (const i of order)
+        assert.is(store.catalogue.aspectJson(urnOf(i), 'datasetProperties'), JSON.stringify(valueOf(i)), `line ${i}`);
+    });
+    assert.is(builds, 0);
+    // A value holding what stands between two changes in a line: the line is not cut, but built whole, once.
+    const nested = { items: [{ urn: 'a' }, { urn: 'b' }], description: 'n'.repeat(5000) };
+    await store.commit('ingest', ACTOR, () => [
+      { urn: urnOf(8), aspect: 'datasetProperties', value: nested },
+      { urn: urnOf(8), aspect: 'status', value: { removed: true } },
+    ]);
+    const nestedBuilds = await countingBuilds(async () => {
+      assert.is(store.catalogue.aspectJson(urnOf(8), 'datasetProperties'), JSON.stringify(nested));
+      assert.is(store.catalogue.aspectJson(urnOf(8), 'status'), '{"removed":true}');
+    });
+    assert.is(nestedBuilds, 1);
+    assert.equal(store.catalogue.aspect(urnOf(0), 'datasetProperties'), valueOf(0));
+    assert.is(store.catalogue.aspectJson(urnOf(99), 'datasetProperties'), undefined);
+    await store.close();
+  },
+);
 
 text.run();

@@ -16,11 +16,6 @@ import { restoreChange, type ReplaySink } from '../replay.ts';
  */
 export const DEFERRED_LINE_CHARS = 4096;
 
-// Lines whose values were last turned into JSON texts for a comparison (valueJson), oldest first. An
-// ingest compares a file's aspects in the order an earlier ingest of it wrote them, so a few lines serve
-// nearly every comparison, and the values stay text.
-const JSON_LINES = 4;
-const jsonLines = new Map<ReplayedLine, readonly string[]>();
 // Lines that cannot be cut by change (see changeStarts) and whose values were last built for reads that keep
 // none (peek), oldest first: a few serve reads that go through a line's entities one after another.
 const PEEKED_LINES = 2;
@@ -36,9 +31,6 @@ export class ReplayedLine {
   #text: string | null;
   // After the one parse: each value not handed out yet (undefined once it has been).
   #values: (JsonValue | undefined)[] | null = null;
-  // Its JSON texts were made once and dropped: asked again, its values are built instead, so a line is
-  // parsed at most twice however the comparisons jump between lines.
-  #jsonDropped = false;
   readonly #changeCount: number;
   // Where each change begins in the text (changeStarts), once asked; null when the line cannot be cut so.
   #starts: Uint32Array | null | undefined;
@@ -96,13 +88,16 @@ export class ReplayedLine {
     if (this.#starts === undefined) this.#starts = changeStarts(text, this.#changeCount);
     const starts = this.#starts;
     if (starts === null) return undefined;
+    let change: Partial<AspectChange> | null = null;
     try {
-      return (JSON.parse(text.slice(starts[index]!, starts[index + 1]! - 1)) as AspectChange).value;
+      change = JSON.parse(text.slice(starts[index]!, starts[index + 1]! - 1)) as Partial<AspectChange> | null;
     } catch {
       // The cut was wrong after all (a list after the changes): the line is parsed whole, as it is written.
-      this.#starts = null;
-      return undefined;
     }
+    if (typeof change?.urn === 'string' && typeof change.aspect === 'string' && change.value !== undefined)
+      return change.value;
+    this.#starts = null;
+    return undefined;
   }
 
   #parsedValues(): (JsonValue | undefined)[] {
@@ -113,25 +108,13 @@ export class ReplayedLine {
   }
 
   /**
-   * The value of change number `index` as JSON.stringify writes it, leaving the line as text; undefined
-   * when it should be built instead (value()), as after its texts were made once and dropped.
+   * The value of change number `index` as JSON.stringify writes it, from its part of the line, which stays
+   * text; undefined for a line that cannot be cut by change, whose values are then built (value()) once.
    */
   valueJson(index: number): string | undefined {
     if (this.#values !== null) return JSON.stringify(this.#values[index]);
-    let texts = jsonLines.get(this);
-    if (texts !== undefined) jsonLines.delete(this);
-    else if (this.#jsonDropped) return undefined;
-    else {
-      const record = parseLogRecord(this.#text as string) as LoggedRecord;
-      texts = record.changes.map((change) => (isColumnEdit(change) ? '' : JSON.stringify(change.value)));
-      for (const oldest of jsonLines.keys()) {
-        if (jsonLines.size < JSON_LINES) break;
-        jsonLines.delete(oldest);
-        oldest.#jsonDropped = true;
-      }
-    }
-    jsonLines.set(this, texts);
-    return texts[index];
+    const part = this.#part(index);
+    return part === undefined ? undefined : JSON.stringify(part);
   }
 }
 
