@@ -17,8 +17,16 @@ const DATASET = (i: number) => `urn:li:dataset:(urn:li:dataPlatform:postgres,db.
 
 const test = suite('compaction switch');
 
-/** nodeLogFileSystem, recording each write's bytes, sync and rename in order, and holding the close of `held` files. */
-function recordingFs(): { fs: LogFileSystem; events: string[]; hold: (path: string) => () => void } {
+/**
+ * nodeLogFileSystem, recording each write's bytes, sync and rename in order, and holding the close of `held` files
+ * (`hold` returns the release; `stopHolding` lets later closes of the path through, leaving held ones held).
+ */
+function recordingFs(): {
+  fs: LogFileSystem;
+  events: string[];
+  hold: (path: string) => () => void;
+  stopHolding: (path: string) => void;
+} {
   const events: string[] = [];
   const held = new Map<string, Promise<void>>();
   const fs: LogFileSystem = {
@@ -53,7 +61,7 @@ function recordingFs(): { fs: LogFileSystem; events: string[]; hold: (path: stri
     held.set(path, new Promise<void>((resolve) => (release = resolve)));
     return () => release();
   };
-  return { fs, events, hold };
+  return { fs, events, hold, stopHolding: (path) => held.delete(path) };
 }
 
 function records(count: number): LogRecord[] {
@@ -129,6 +137,29 @@ test('commits after the switch do not wait for the replaced log to close; closin
     'the commit after the switch is in the log',
   );
   await reopened.close();
+});
+
+test('closing the store waits for every handle replaced by compactions, not only the last', async () => {
+  const dataDir = tempDataDir();
+  const { fs, events, hold, stopHolding } = recordingFs();
+  const store = await Store.open({ dataDir, fileSystem: fs, autoCompact: false });
+  for (let i = 0; i < 10; i++)
+    await store.commit('edit', ROOT, () => [{ urn: DATASET(i), aspect: 'status', value: { removed: false } }]);
+  const log = join(dataDir, 'catalogue.jsonl');
+  const release = hold(log);
+  await store.compact();
+  stopHolding(log);
+  await store.compact();
+  let closed = false;
+  const closing = store.close().then(() => (closed = true));
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  const closes = events.filter((event) => event === `close ${log}`).length;
+  const closedWhileHeld = closed;
+  release();
+  await closing;
+  assert.is(closes, 1, 'the second replaced handle closed, the first was still held');
+  assert.not.ok(closedWhileHeld, 'close() waits for the first replaced handle too');
+  assert.ok(closed);
 });
 
 test.run();

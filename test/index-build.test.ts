@@ -167,9 +167,9 @@ test('the first build reads values a restart holds as text without building them
   const store = await Store.open({ dataDir });
   const value = ReplayedLine.prototype.value;
   let built = 0;
-  ReplayedLine.prototype.value = function (this: ReplayedLine, index: number) {
+  ReplayedLine.prototype.value = function (this: ReplayedLine, index: number, urn: string, aspect: string) {
     built++;
-    return value.call(this, index);
+    return value.call(this, index, urn, aspect);
   };
   try {
     const { engine, facets } = await new SearchIndex(store, { workerFrom: Infinity }).current();

@@ -260,9 +260,9 @@ text('keeps a short record and a removal as they are', async () => {
 async function countingBuilds(work: () => Promise<void>): Promise<number> {
   const value = ReplayedLine.prototype.value;
   let builds = 0;
-  ReplayedLine.prototype.value = function (this: ReplayedLine, index: number) {
+  ReplayedLine.prototype.value = function (this: ReplayedLine, index: number, urn: string, aspect: string) {
     builds++;
-    return value.call(this, index);
+    return value.call(this, index, urn, aspect);
   };
   try {
     await work();
@@ -325,7 +325,13 @@ text(
     });
     assert.is(builds, 0);
     // A value holding what stands between two changes in a line: the line is not cut, but built whole, once.
-    const nested = { items: [{ urn: 'a' }, { urn: 'b' }], description: 'n'.repeat(5000) };
+    const nested = {
+      items: [
+        { urn: 'a', aspect: 'b', value: 1 },
+        { urn: 'c', aspect: 'd', value: 2 },
+      ],
+      description: 'n'.repeat(5000),
+    };
     await store.commit('ingest', ACTOR, () => [
       { urn: urnOf(8), aspect: 'datasetProperties', value: nested },
       { urn: urnOf(8), aspect: 'status', value: { removed: true } },

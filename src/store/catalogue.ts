@@ -30,19 +30,20 @@ export interface AspectReader {
 
 /**
  * A value replay may keep in another form until it is first read (fast-start/lazy-lines.ts keeps long
- * lines as text). The catalogue asks it once, then stores the answer in its place.
+ * lines as text). The catalogue asks it once, then stores the answer in its place. Each method is given the
+ * urn and aspect the value is stored under, so a value read from part of a log line can check it read its own.
  */
 export abstract class LazyValue {
-  abstract get(): JsonValue;
+  abstract get(urn: string, aspect: string): JsonValue;
   /** The value as JSON text without keeping it built, where that is cheaper; undefined: build it instead. */
-  json(): string | undefined {
+  json(_urn: string, _aspect: string): string | undefined {
     return undefined;
   }
   /**
    * The value built for one read and not kept, where that is cheaper than keeping it (it must not be
    * changed); undefined: build it instead.
    */
-  peek(): JsonValue | undefined {
+  peek(_urn: string, _aspect: string): JsonValue | undefined {
     return undefined;
   }
   /** About how many bytes the value takes in the log, known without building it. */
@@ -69,14 +70,14 @@ export class Catalogue implements AspectReader {
   aspect(urn: string, name: string): JsonValue | undefined {
     const aspects = this.#entities.get(urn);
     const value = aspects?.get(name);
-    return value instanceof LazyValue ? built(aspects as Map<string, StoredValue>, name, value) : value;
+    return value instanceof LazyValue ? built(aspects as Map<string, StoredValue>, urn, name, value) : value;
   }
 
   aspectJson(urn: string, name: string): string | undefined {
     const aspects = this.#entities.get(urn);
     const value = aspects?.get(name);
     if (!(value instanceof LazyValue)) return value === undefined ? undefined : JSON.stringify(value);
-    return value.json() ?? JSON.stringify(built(aspects as Map<string, StoredValue>, name, value));
+    return value.json(urn, name) ?? JSON.stringify(built(aspects as Map<string, StoredValue>, urn, name, value));
   }
 
   /**
@@ -86,7 +87,7 @@ export class Catalogue implements AspectReader {
    */
   aspectUnkept(urn: string, name: string): JsonValue | undefined {
     const value = this.#entities.get(urn)?.get(name);
-    return (value instanceof LazyValue ? value.peek() : undefined) ?? this.aspect(urn, name);
+    return (value instanceof LazyValue ? value.peek(urn, name) : undefined) ?? this.aspect(urn, name);
   }
 
   exists(urn: string): boolean {
@@ -114,7 +115,7 @@ export class Catalogue implements AspectReader {
   /** Every entity with its aspects, in insertion order (building any value still held as text). */
   *entities(): Iterable<[string, ReadonlyMap<string, JsonValue>]> {
     for (const [urn, aspects] of this.#entities) {
-      for (const [aspect, value] of aspects) if (value instanceof LazyValue) built(aspects, aspect, value);
+      for (const [aspect, value] of aspects) if (value instanceof LazyValue) built(aspects, urn, aspect, value);
       yield [urn, aspects as Map<string, JsonValue>];
     }
   }
@@ -187,7 +188,7 @@ export class Catalogue implements AspectReader {
     if (aspect !== 'container') return [];
     if (aspects === undefined) return this.#containers.set(urn, null);
     // A container aspect is small; one still held as text is built now, since the index needs its value.
-    return this.#containers.set(urn, value instanceof LazyValue ? built(aspects, aspect, value) : value);
+    return this.#containers.set(urn, value instanceof LazyValue ? built(aspects, urn, aspect, value) : value);
   }
 
   clear(): void {
@@ -208,8 +209,8 @@ function logBytes(urn: string, aspects: ReadonlyMap<string, StoredValue>): numbe
 }
 
 /** Asks a lazy value once and stores the answer in its place. */
-function built(aspects: Map<string, StoredValue>, aspect: string, value: LazyValue): JsonValue {
-  const answer = value.get();
+function built(aspects: Map<string, StoredValue>, urn: string, aspect: string, value: LazyValue): JsonValue {
+  const answer = value.get(urn, aspect);
   aspects.set(aspect, answer);
   return answer;
 }

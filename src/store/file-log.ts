@@ -208,7 +208,9 @@ class FileLog implements LogStorage {
         `${this.location} was compacted but could not be reopened: ${(error as Error).message}`,
       );
     } finally {
-      this.#oldClosed = old.close().catch(() => {});
+      // Chained: close() waits for every replaced handle, not only the last compaction's.
+      const closing = old.close().catch(() => {});
+      this.#oldClosed = Promise.all([this.#oldClosed, closing]).then(() => {});
     }
     // Step 5: make the rename durable. If that fails now, the next append syncs the directory first,
     // and fails (and is cut back) if it still cannot.

@@ -19,9 +19,11 @@ export const DEFERRED_LINE_CHARS = 4096;
 // Lines that cannot be cut by change (see changeStarts) and whose values were last built for reads that keep
 // none (peek), oldest first: a few serve reads that go through a line's entities one after another.
 const PEEKED_LINES = 2;
-const peekedLines = new Map<ReplayedLine, readonly (JsonValue | undefined)[]>();
-// Between two changes of a line as JSON.stringify writes them (each change's first key is its urn).
+const peekedLines = new Map<ReplayedLine, (JsonValue | undefined)[]>();
+// Between two changes of a line as JSON.stringify writes them (each change's first key is its urn, its
+// second the aspect: an object inside a value that begins with a urn, such as a glossary term, is passed over).
 const BETWEEN_CHANGES = '},{"urn":"';
+const AFTER_URN = '","aspect":"';
 const CHANGES = '"changes":[';
 
 /** One replayed line whose values are still text, until they are read. */
@@ -34,6 +36,9 @@ export class ReplayedLine {
   readonly #changeCount: number;
   // Where each change begins in the text (changeStarts), once asked; null when the line cannot be cut so.
   #starts: Uint32Array | null | undefined;
+  // A line that cannot be cut and was dropped from peekedLines: asked again, it is built and kept, so reads
+  // that jump between such lines parse each at most twice.
+  #peekDropped = false;
 
   /** `text` must be a string of its own: a slice of a larger read chunk would keep all of it alive (see detached). */
   constructor(text: string, changeCount: number) {
@@ -47,16 +52,14 @@ export class ReplayedLine {
    * the line can be cut by change: a request for one dataset of a line of hundreds builds that one (the
    * text stays until every value was asked, or the line is dropped). Else the whole line, once.
    */
-  value(index: number): JsonValue {
+  value(index: number, urn: string, aspect: string): JsonValue {
     if (this.#values === null) {
-      const part = this.#part(index);
+      const part = this.#part(index, urn, aspect);
       if (part !== undefined) return part;
-      this.#values = this.#parsedValues();
-      this.#text = null;
-      peekedLines.delete(this);
     }
-    const value = this.#values[index] as JsonValue;
-    this.#values[index] = undefined;
+    const values = this.#values ?? this.#keepValues();
+    const value = values[index] as JsonValue;
+    values[index] = undefined;
     return value;
   }
 
@@ -65,25 +68,36 @@ export class ReplayedLine {
    * change's part is parsed where the line can be cut, so what a read builds dies young (a whole line's
    * values, read entity by entity, lived long enough to be copied into the old generation).
    */
-  peek(index: number): JsonValue {
+  peek(index: number, urn: string, aspect: string): JsonValue {
     if (this.#values !== null) return this.#values[index] as JsonValue;
-    const part = this.#part(index);
+    const part = this.#part(index, urn, aspect);
     if (part !== undefined) return part;
     let values = peekedLines.get(this);
-    if (values === undefined) {
+    if (values === undefined && this.#peekDropped) values = this.#keepValues();
+    else if (values === undefined) {
       values = this.#parsedValues();
       for (const oldest of peekedLines.keys()) {
         if (peekedLines.size < PEEKED_LINES) break;
         peekedLines.delete(oldest);
+        oldest.#peekDropped = true;
       }
       peekedLines.set(this, values);
     }
     return values[index] as JsonValue;
   }
 
-  // Change `index`'s value parsed from its part of the text; undefined when the line cannot be cut by change.
-  // Never a column edit's part: those are not deferred (see deferLongLines).
-  #part(index: number): JsonValue | undefined {
+  // The whole line parsed once and its values kept in place of the text.
+  #keepValues(): (JsonValue | undefined)[] {
+    const values = peekedLines.get(this) ?? this.#parsedValues();
+    this.#values = values;
+    this.#text = null;
+    peekedLines.delete(this);
+    return values;
+  }
+
+  // Change `index`'s value parsed from its part of the text, which must be the change of `urn` and `aspect`;
+  // undefined when the line cannot be cut by change. Never a column edit's part: those are not deferred.
+  #part(index: number, urn: string, aspect: string): JsonValue | undefined {
     const text = this.#text as string;
     if (this.#starts === undefined) this.#starts = changeStarts(text, this.#changeCount);
     const starts = this.#starts;
@@ -94,8 +108,7 @@ export class ReplayedLine {
     } catch {
       // The cut was wrong after all (a list after the changes): the line is parsed whole, as it is written.
     }
-    if (typeof change?.urn === 'string' && typeof change.aspect === 'string' && change.value !== undefined)
-      return change.value;
+    if (change?.urn === urn && change.aspect === aspect && change.value !== undefined) return change.value;
     this.#starts = null;
     return undefined;
   }
@@ -111,9 +124,9 @@ export class ReplayedLine {
    * The value of change number `index` as JSON.stringify writes it, from its part of the line, which stays
    * text; undefined for a line that cannot be cut by change, whose values are then built (value()) once.
    */
-  valueJson(index: number): string | undefined {
+  valueJson(index: number, urn: string, aspect: string): string | undefined {
     if (this.#values !== null) return JSON.stringify(this.#values[index]);
-    const part = this.#part(index);
+    const part = this.#part(index, urn, aspect);
     return part === undefined ? undefined : JSON.stringify(part);
   }
 }
@@ -121,8 +134,9 @@ export class ReplayedLine {
 /**
  * Where each of a line's `count` changes begins, then the end of the last plus one, or null when
  * the line is not the record JSON.stringify writes with `changes` last. A quote inside a JSON string is
- * escaped, so `},{"urn":"` stands between two objects; exactly count - 1 of them after the list's start
- * means none is inside a value. Change i is text[starts[i], starts[i + 1] - 1).
+ * escaped, so `},{"urn":"` then a urn and `","aspect":"` stands between two objects whose first keys are a
+ * urn and an aspect; exactly count - 1 of them after the list's start means none is inside a value, and each
+ * read checks that its part is the change it asked for. Change i is text[starts[i], starts[i + 1] - 1).
  */
 function changeStarts(text: string, count: number): Uint32Array | null {
   const first = text.indexOf(`${CHANGES}{"urn":"`);
@@ -131,6 +145,7 @@ function changeStarts(text: string, count: number): Uint32Array | null {
   starts[0] = first + CHANGES.length;
   let n = 1;
   for (let at = text.indexOf(BETWEEN_CHANGES, starts[0]); at >= 0; at = text.indexOf(BETWEEN_CHANGES, at + 2)) {
+    if (!text.startsWith(AFTER_URN, text.indexOf('"', at + BETWEEN_CHANGES.length))) continue;
     if (n === count) return null;
     starts[n++] = at + 2;
   }
@@ -150,16 +165,16 @@ export class DeferredValue extends LazyValue {
     this.#index = index;
   }
 
-  get(): JsonValue {
-    return this.#line.value(this.#index);
+  get(urn: string, aspect: string): JsonValue {
+    return this.#line.value(this.#index, urn, aspect);
   }
 
-  override json(): string | undefined {
-    return this.#line.valueJson(this.#index);
+  override json(urn: string, aspect: string): string | undefined {
+    return this.#line.valueJson(this.#index, urn, aspect);
   }
 
-  override peek(): JsonValue {
-    return this.#line.peek(this.#index);
+  override peek(urn: string, aspect: string): JsonValue {
+    return this.#line.peek(this.#index, urn, aspect);
   }
 
   get logBytes(): number {
