@@ -168,7 +168,7 @@ edits('an edit that leaves the state value keeps it whole, and later edits do no
   ]
     .map((record, index) => JSON.stringify({ seq: index + 1, time: index, actor: 'u', op: 'edit', ...record }))
     .join('\n');
-  const state = { editableSchemaFieldInfo: [{ fieldPath: 'a', description: 'p' }, { fieldPath: 'b' }] };
+  const state: JsonValue = { editableSchemaFieldInfo: [{ fieldPath: 'a', description: 'p' }, { fieldPath: 'b' }] };
   const [records] = await compactedHistory(
     log + '\n',
     stateValueTest(() => state),
