@@ -6,6 +6,7 @@ import { isJsonObject, type JsonObject, type JsonValue } from '../aspects/json.t
 import { loggedValue } from '../store/column-edit.ts';
 import { COLUMN_EDIT_ASPECT, isColumnEdit, type ColumnEdit, type LoggedChange } from '../store/log-record.ts';
 import { isTracked, sameJson } from './change-events.ts';
+import { PATCH_AROUND_DESCRIPTION } from './column-step.ts';
 import { isPatched, patchedValue, type EditStep, type HistoryStepChange, type IsStateValue } from './value-patch.ts';
 
 interface Tracked {
@@ -20,10 +21,10 @@ interface Tracked {
 // JSON.stringify's characters around a column entry's key `description` added to it, and around a new entry.
 const ADDED_DESCRIPTION = ',"description":'.length;
 const NEW_ENTRY = '{"fieldPath":,"description":}'.length;
-// Set against a patch of the same step (see columnEditBetween): an edit's entry {"urn":..,"aspect":..,"columnEdit":{..}}
-// against its description in a patch of one column's entry.
+// Besides its path and description, a column edit's entry in `patches` takes these characters more than a
+// patch's; a patch of one column's entry takes PATCH_AROUND_DESCRIPTION besides the description. Where the
+// edit is the longer, historyFields works out whether a patch is shorter (see columnEditBetween).
 const EDIT_AROUND = '{"fieldPath":,"description":}'.length + 5;
-const PATCH_AROUND_DESCRIPTION = 80;
 
 export class CompactionState {
   readonly #values = new Map<string, Tracked>();
@@ -76,7 +77,6 @@ export class CompactionState {
       return 'unchanged';
     const descriptionLength = JSON.stringify(description).length;
     const pathLength = JSON.stringify(fieldPath).length;
-    // Where a patch could be shorter than the edit, historyFields works it out from the whole values.
     if (EDIT_AROUND + pathLength + descriptionLength > descriptionLength + PATCH_AROUND_DESCRIPTION) return 'other';
     let length = entry.length ?? JSON.stringify(entry.value).length;
     const value = entry.owned
