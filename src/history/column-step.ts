@@ -14,7 +14,7 @@ export interface EditBetween {
 
 // Around the new description, a patch of one column's entry spells out at least
 // {"o":{"editableSchemaFieldInfo":{"a":1,"i":{"0":{"o":{"description":{"=": ... }}}}}}}}.
-const PATCH_AROUND_DESCRIPTION = 80;
+export const PATCH_AROUND_DESCRIPTION = 80;
 
 /**
  * The column edit that turns `before` into `value`: withColumnDescription(before, edit) gives the same

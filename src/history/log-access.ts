@@ -6,10 +6,11 @@ import { createHash } from 'node:crypto';
 
 import type { JsonValue } from '../aspects/json.ts';
 import type { LogFileSystem } from '../store/log-fs.ts';
-import type { AspectChange, LogRecord } from '../store/log-record.ts';
+import type { LogRecord } from '../store/log-record.ts';
 import type { LogSource } from './history-index.ts';
-import { allChanges, candidateRecords, TrackedState } from './tracked-records.ts';
-import { historyFields } from './value-patch.ts';
+import { CompactionState } from './compaction-state.ts';
+import { allChanges, candidateRecords } from './tracked-records.ts';
+import { historyFields, type IsStateValue } from './value-patch.ts';
 
 /**
  * The history index's way into the store's log at `path`: `between` runs a job between two commit
@@ -49,12 +50,7 @@ export async function openLogAt(fs: LogFileSystem, path: string, end: number): P
   };
 }
 
-/**
- * Whether a change's value (whose JSON text is `text`) is its aspect's value in the state a compaction
- * writes after the history (see historyFields). Answered by the text's length and digest: a digest that
- * matches by chance only keeps a value whole, which is always safe.
- */
-export type IsStateValue = (change: AspectChange, text: string) => boolean;
+export type { IsStateValue };
 
 /**
  * What compaction writes before the state so the history survives it: for every record of the old log
@@ -66,7 +62,7 @@ export async function* historyRecords(
   chunks: AsyncIterable<Buffer>,
   isStateValue: IsStateValue,
 ): AsyncGenerator<Omit<LogRecord, 'seq'>> {
-  const tracked = new TrackedState();
+  const tracked = new CompactionState(isStateValue);
   for await (const record of candidateRecords(chunks)) {
     const changes = tracked.step(allChanges(record));
     if (changes.length === 0) continue;
@@ -84,7 +80,7 @@ export async function* historyRecords(
 /** IsStateValue over a state in memory (a running store's snapshot): each aspect digested when first asked. */
 export function stateValueTest(state: (urn: string, aspect: string) => JsonValue | undefined): IsStateValue {
   const digests = new Map<string, Digest | null>();
-  return ({ urn, aspect }, text) => {
+  return ({ urn, aspect }, length, text) => {
     const key = `${urn}\u0000${aspect}`;
     let digest = digests.get(key);
     if (digest === undefined) {
@@ -92,7 +88,7 @@ export function stateValueTest(state: (urn: string, aspect: string) => JsonValue
       digest = stateValue === undefined ? null : digestOf(JSON.stringify(stateValue));
       digests.set(key, digest);
     }
-    return sameText(digest, text);
+    return sameText(digest, length, text);
   };
 }
 
@@ -105,10 +101,11 @@ export async function stateDigests(values: AsyncIterable<[string, string, JsonVa
   for await (const [urn, aspect, value] of values) {
     digests.set(`${urn}\u0000${aspect}`, digestOf(JSON.stringify(value)));
   }
-  return ({ urn, aspect }, text) => sameText(digests.get(`${urn}\u0000${aspect}`), text);
+  return ({ urn, aspect }, length, text) => sameText(digests.get(`${urn}\u0000${aspect}`), length, text);
 }
 
-// A text's length and hash: most values that are not the state's differ in length, and are not hashed.
+// A text's length and hash: most values that are not the state's differ in length, and are neither written
+// out nor hashed. A digest that matches by chance only keeps a value whole, which is always safe.
 interface Digest {
   length: number;
   hash: string;
@@ -118,8 +115,8 @@ function digestOf(text: string): Digest {
   return { length: text.length, hash: hashOf(text) };
 }
 
-function sameText(digest: Digest | null | undefined, text: string): boolean {
-  return digest !== null && digest !== undefined && digest.length === text.length && digest.hash === hashOf(text);
+function sameText(digest: Digest | null | undefined, length: number, text: () => string): boolean {
+  return digest !== null && digest !== undefined && digest.length === length && digest.hash === hashOf(text());
 }
 
 function hashOf(text: string): string {

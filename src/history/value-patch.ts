@@ -4,7 +4,13 @@
 
 import { isJsonObject, type JsonObject, type JsonValue } from '../aspects/json.ts';
 import { MinihubError } from '../errors.ts';
-import { COLUMN_EDIT_ASPECT, type AspectChange, type LoggedChange, type LogRecord } from '../store/log-record.ts';
+import {
+  COLUMN_EDIT_ASPECT,
+  type AspectChange,
+  type ColumnEdit,
+  type LoggedChange,
+  type LogRecord,
+} from '../store/log-record.ts';
 import { columnEditBetween } from './column-step.ts';
 
 /**
@@ -68,26 +74,58 @@ export interface HistoryChange extends AspectChange {
 }
 
 /**
+ * A column edit that changed its aspect, as history keeps it: the edit itself, or (`whole`) the value it
+ * left, when that is the state's value, which history keeps whole (see historyFields), given by CompactionState.
+ */
+export interface EditStep {
+  urn: string;
+  aspect: typeof COLUMN_EDIT_ASPECT;
+  columnEdit: ColumnEdit;
+  whole: JsonValue | undefined;
+}
+
+/** What a record changed, for historyFields: whole values (with the value before) and column edits. */
+export type HistoryStepChange = HistoryChange | EditStep;
+
+/**
+ * Whether a change's value, whose JSON text is `length` characters long (`text()`), is its aspect's value
+ * in the state a compaction writes after the history (see historyFields). A value only its length tells
+ * apart is never written out.
+ */
+export type IsStateValue = (change: { urn: string; aspect: string }, length: number, text: () => string) => boolean;
+
+/**
  * The history fields of one compacted record for `changes` (in the order they were made): whole values in
  * `history`, column edits and patches in `patches`. A version that reads only `history` (every version before patches)
  * then sees fewer steps, never a patch as a value; so the value a step leaves in the state (`isStateValue`)
  * is kept whole, or that version would show a step at the compaction's time for the rest. Patches are read
- * after `history`, so none is written before a whole value of the same aspect in the record.
+ * after `history`, so none is written before a whole value of the same aspect in the record. A column edit
+ * given as an EditStep has been through the same choice already (CompactionState), its aspect changed once.
  */
 export function historyFields(
-  changes: readonly HistoryChange[],
-  isStateValue: (change: AspectChange, text: string) => boolean,
+  changes: readonly HistoryStepChange[],
+  isStateValue: IsStateValue,
 ): Pick<LogRecord, 'history' | 'patches'> {
   const history: AspectChange[] = [];
   const patches: LoggedChange[] = [];
   const wholeLater = new Set<string>();
   for (let index = changes.length - 1; index >= 0; index--) {
-    const change = changes[index] as HistoryChange;
-    const key = `${change.urn}\u0000${change.aspect}`;
+    const change = changes[index] as HistoryStepChange;
+    const { urn, aspect } = change;
+    const key = `${urn}\u0000${aspect}`;
+    if ('columnEdit' in change) {
+      if (change.whole === undefined) patches.push({ urn, aspect: change.aspect, columnEdit: change.columnEdit });
+      else {
+        history.push({ urn, aspect, value: change.whole });
+        wholeLater.add(key);
+      }
+      continue;
+    }
     const shorter = wholeLater.has(key) ? undefined : shorterEntry(change);
-    if (shorter !== undefined && !isStateValue(change, shorter.text)) patches.push(shorter.entry);
+    const text = shorter?.text as string;
+    if (shorter !== undefined && !isStateValue(change, text.length, () => text)) patches.push(shorter.entry);
     else {
-      history.push({ urn: change.urn, aspect: change.aspect, value: change.value });
+      history.push({ urn, aspect, value: change.value });
       wholeLater.add(key);
     }
   }
