@@ -9,9 +9,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parseDataHubFile, parseDataHubPieces } from '../src/datahub/datahub-file.ts';
 import { ingest, ingestFile, ingestParsed, INGEST_BATCH_ASPECTS, type IngestReport } from '../src/datahub/ingest.ts';
 import { Store } from '../src/store/store.ts';
-import { ReplayedLine } from '../src/store/fast-start/lazy-lines.ts';
 import type { JsonValue } from '../src/aspects/json.ts';
 import { BOOTSTRAP, SAMPLE, tempDataDir } from './fixtures/server.ts';
+import { countingLineBuilds } from './fixtures/line-builds.ts';
 
 const ACTOR = 'urn:li:corpuser:datahub';
 const urnOf = (i: number) => `urn:li:dataset:(urn:li:dataPlatform:hive,t${i},PROD)`;
@@ -256,22 +256,6 @@ text('keeps a short record and a removal as they are', async () => {
   await store.close();
 });
 
-/** Runs `work` counting how often a line held as text is parsed to hand out a value. */
-async function countingBuilds(work: () => Promise<void>): Promise<number> {
-  const value = ReplayedLine.prototype.value;
-  let builds = 0;
-  ReplayedLine.prototype.value = function (this: ReplayedLine, index: number, urn: string, aspect: string) {
-    builds++;
-    return value.call(this, index, urn, aspect);
-  };
-  try {
-    await work();
-  } finally {
-    ReplayedLine.prototype.value = value;
-  }
-  return builds;
-}
-
 text(
   'compares a file ingested again with the text it holds, building none of its values, also after a restart',
   async () => {
@@ -284,7 +268,7 @@ text(
     assert.is((await ingestFile(store, 'f.json', piecesOf(text), ACTOR)).written, 30);
     let again: IngestReport | undefined;
     assert.is(
-      await countingBuilds(async () => void (again = await ingestFile(store, 'f.json', piecesOf(text), ACTOR))),
+      await countingLineBuilds(async () => void (again = await ingestFile(store, 'f.json', piecesOf(text), ACTOR))),
       0,
     );
     assert.equal([again?.written, again?.unchanged], [0, 30]);
@@ -294,7 +278,7 @@ text(
     const changed = JSON.stringify(
       records.map((record, i) => (i === 7 ? mcp(urnOf(7), 'datasetProperties', { name: 'new' }) : record)),
     );
-    const builds = await countingBuilds(
+    const builds = await countingLineBuilds(
       async () => void (again = await ingestFile(reopened, 'f.json', piecesOf(changed), ACTOR)),
     );
     assert.is(builds, 0);
@@ -319,7 +303,7 @@ text(
         { urn: urnOf(i), aspect: 'status', value: { removed: false } },
       ]);
     const order = [0, 1, 2, 3, 4, 5, 6, 7, 0, 3, 7, 1];
-    const builds = await countingBuilds(async () => {
+    const builds = await countingLineBuilds(async () => {
       for (const i of order)
         assert.is(store.catalogue.aspectJson(urnOf(i), 'datasetProperties'), JSON.stringify(valueOf(i)), `line ${i}`);
     });
@@ -336,7 +320,7 @@ text(
       { urn: urnOf(8), aspect: 'datasetProperties', value: nested },
       { urn: urnOf(8), aspect: 'status', value: { removed: true } },
     ]);
-    const nestedBuilds = await countingBuilds(async () => {
+    const nestedBuilds = await countingLineBuilds(async () => {
       assert.is(store.catalogue.aspectJson(urnOf(8), 'datasetProperties'), JSON.stringify(nested));
       assert.is(store.catalogue.aspectJson(urnOf(8), 'status'), '{"removed":true}');
     });
