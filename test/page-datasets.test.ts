@@ -11,7 +11,6 @@ import { openInProcess, type InProcessHub } from './fixtures/in-process.ts';
 import { BOOTSTRAP, bootstrapAvailable, SAMPLE } from './fixtures/server.ts';
 
 const ORDERS = 'urn:li:dataset:(urn:li:dataPlatform:postgres,shop.public.orders,PROD)';
-const SHOP_DB = 'urn:li:container:shop_db';
 const TERM = 'urn:li:glossaryTerm:Classification.Sensitive';
 const GHOST_TERM = 'urn:li:glossaryTerm:Nowhere.Missing';
 const DOMAIN = 'urn:li:domain:marketing';

@@ -6,7 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
 import { ingest } from '../src/datahub/ingest.ts';
-import { SDK_SCROLL, sdkScroll } from './fixtures/sdk-scroll.ts';
+import { sdkScroll } from './fixtures/sdk-scroll.ts';
 import { mcp } from './fixtures/datahub-records.ts';
 import { openInProcess, type InProcessHub } from './fixtures/in-process.ts';
 import { BOOTSTRAP, bootstrapAvailable, SAMPLE } from './fixtures/server.ts';

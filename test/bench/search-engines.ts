@@ -463,7 +463,6 @@ async function measure(engineName: string, datasets: number, queryCount: number)
   let staleGone = 0;
   const updates = 200;
   for (let k = 0; k < updates; k++) {
-    const old = current.get(targets[k % targets.length]!.id)!;
     const marker = `mark${k}q${k}`; // two edits from any other marker, and no marker's prefix
     const original = targets[k % targets.length]!;
     const updated = { ...original, description: `${original.description} Now also ${marker}.` };
@@ -560,7 +559,6 @@ async function orchestrate(): Promise<void> {
   const ENGINES = (await miniSearchInstalled()) ? ['minisearch', 'hand'] : ['hand'];
   const sizes = options.datasets!.split(',').map(Number);
   const rounds = Number(options.rounds);
-  const side = Math.min(400, Math.floor(Number(options.queries) / 5));
   const f1 = (x: number) => x.toFixed(1);
   const f2 = (x: number) => x.toFixed(2);
   console.log(`search engines, ${cpus().length} cores, node ${process.version}, load ${loadavg().map(f2).join(' ')}`);
