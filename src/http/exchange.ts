@@ -50,7 +50,8 @@ export interface HttpAnswer {
 
 /** The path of a request target, without its query string. */
 export function pathOf(url: string): string {
-  return url.split('?')[0] ?? '/';
+  const at = url.indexOf('?');
+  return at < 0 ? url : url.slice(0, at);
 }
 
 /** The part of a request target after `?`, or '' without one. */

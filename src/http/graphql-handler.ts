@@ -22,7 +22,7 @@ import {
   type HttpRequest,
 } from './exchange.ts';
 import { parseJson, readJsonText } from './json-body.ts';
-import { GRAPHQL_RESPONSE, responseMediaType } from './media-type.ts';
+import { GRAPHQL_RESPONSE, JSON_MEDIA, responseMediaType } from './media-type.ts';
 
 export interface GraphQLHandlerOptions {
   store: Store;
@@ -53,6 +53,11 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHan
       : badRequestOf(() => readGraphQLParams(parseJson(text), limits));
   const executor = new CachedExecutor({ store, tokens, limits, logError, readParams, maxBytes: RESPONSE_CACHE_BYTES });
   const cors = createCors(corsOrigins);
+  // Without CORS the headers follow the media type alone: built once for each, not for every request.
+  const fixedHeaders =
+    corsOrigins.length === 0
+      ? new Map([JSON_MEDIA, GRAPHQL_RESPONSE].map((media) => [media, Object.freeze(answerHeaders({}, media))]))
+      : null;
 
   return async function handleGraphQL(request) {
     // Before the token check: a browser's preflight carries none, and a refusal needs the header to be readable.
@@ -60,24 +65,16 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHan
     if (allowed.preflight) return { status: 204, headers: allowed.headers, body: null };
     // Every answer from here on, refusals included, is a GraphQL response in the media type the client accepts.
     const media = responseMediaType(request.headers.accept);
-    // The answer is one user's view at one moment: no cache may keep it. A GET would otherwise be cacheable
-    // by default heuristics; a POST is not, but saying so costs nothing. Its Content-Type follows Accept, its
-    // body the token, and its CORS headers the Origin when CORS is configured.
-    const vary =
-      allowed.headers.Vary === undefined ? 'Accept, Authorization' : `Accept, Authorization, ${allowed.headers.Vary}`;
-    const headers: Headers = {
-      ...allowed.headers,
-      'Content-Type': `${media}; charset=utf-8`,
-      'Cache-Control': 'no-store',
-      Vary: vary,
-    };
+    const fixed = fixedHeaders?.get(media);
+    const headers = fixed ?? answerHeaders(allowed.headers, media);
     // What the request log names this request by, once the operation is known (refusals after that included).
     // A plain record rather than a callback: no closure is made per request.
     const label: Label = { operation: undefined };
     let reply: HttpAnswer;
     try {
       const { status, body } = await answer(request, media, label);
-      reply = bytesAnswer(status, body, headers);
+      // The fixed headers lead with Content-Type already, so they are what bytesAnswer would make of them.
+      reply = fixed === undefined ? bytesAnswer(status, body, headers) : { status, headers: fixed, body };
     } catch (error) {
       if (error instanceof HttpError) reply = errorAnswer(error, headers);
       else {
@@ -131,6 +128,16 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHan
     }
     return { status: 200, body: bytes ?? Buffer.from(JSON.stringify(response)) };
   }
+}
+
+/**
+ * The answer is one user's view at one moment: no cache may keep it. A GET would otherwise be cacheable
+ * by default heuristics; a POST is not, but saying so costs nothing. Its Content-Type follows Accept, its
+ * body the token, and its CORS headers the Origin when CORS is configured.
+ */
+function answerHeaders(corsHeaders: Headers, media: string): Headers {
+  const vary = corsHeaders.Vary === undefined ? 'Accept, Authorization' : `Accept, Authorization, ${corsHeaders.Vary}`;
+  return { ...corsHeaders, 'Content-Type': `${media}; charset=utf-8`, 'Cache-Control': 'no-store', Vary: vary };
 }
 
 /** Runs a parameter reader, turning its MinihubError into a 400. */
