@@ -67,8 +67,9 @@ export class TokenService {
   // Each with its expiry (null: never), so expired ones can be swept: getAccessToken issues one per call.
   readonly #sessionIds = new Map<string, number | null>();
   #sweepSessionsAt = SESSION_SWEEP_MIN;
-  // Tokens whose signature and shape were verified: each request then costs a Map lookup, not two
-  // HMACs. Expiry and the stored record are still checked every time, so revocation is immediate.
+  // Authorization headers whose token's signature and shape were verified: each request then costs a
+  // Map lookup, not a pattern and two HMACs. Expiry and the stored record are still checked every time,
+  // so revocation is immediate.
   readonly #verified = new Map<string, VerifiedToken>();
 
   readonly #maxSessionTokens: number;
@@ -182,12 +183,7 @@ export class TokenService {
         'the request has no Authorization header; expected "Authorization: Bearer <token>"',
       );
     }
-    // DataHub accepts the scheme as "Bearer" or "bearer" only.
-    const match = /^[Bb]earer +(\S+)\s*$/.exec(header);
-    if (match === null)
-      throw new AuthenticationError('malformed', 'the Authorization header is malformed; expected "Bearer <token>"');
-    const token = match[1] as string;
-    const { claims, id, userUrn } = this.#verify(token);
+    const { claims, id, userUrn } = this.#verify(header);
     const catalogue = this.#store.catalogue;
     if (!this.#sessionIds.has(id)) {
       const info = catalogue.aspect(tokenUrn(id), TOKEN_INFO_ASPECT);
@@ -217,17 +213,24 @@ export class TokenService {
     this.#sweepSessionsAt = Math.max(SESSION_SWEEP_MIN, this.#sessionIds.size * 2);
   }
 
-  #verify(token: string): VerifiedToken {
-    const known = this.#verified.get(token);
+  // Remembered by the whole header: whether it is well formed depends on it alone, so a header seen
+  // before needs neither the pattern nor the signature checked again.
+  #verify(header: string): VerifiedToken {
+    const known = this.#verified.get(header);
     if (known !== undefined) {
       if (known.claims.exp !== undefined && known.claims.exp * 1000 <= Date.now())
         throw new AuthenticationError('expired', 'the bearer token has expired');
       return known;
     }
+    // DataHub accepts the scheme as "Bearer" or "bearer" only.
+    const match = /^[Bb]earer +(\S+)\s*$/.exec(header);
+    if (match === null)
+      throw new AuthenticationError('malformed', 'the Authorization header is malformed; expected "Bearer <token>"');
+    const token = match[1] as string;
     const claims = verifyJwt(token, this.#key);
     const verified = { claims, id: this.#tokenId(token), userUrn: corpUserUrn(claims.actorId) };
     if (this.#verified.size >= VERIFIED_TOKENS) this.#verified.clear();
-    this.#verified.set(token, verified);
+    this.#verified.set(header, verified);
     return verified;
   }
 

@@ -130,11 +130,7 @@ export class ResponseCache {
     const key = keyOf(actor, method, request);
     const entry = this.#entries.get(key);
     if (entry === undefined) return undefined;
-    if (
-      entry.epoch === catalogue.epoch &&
-      entry.dependencies.every(([urn, version]) => catalogue.version(urn) === version)
-    )
-      return entry;
+    if (isCurrent(entry, catalogue)) return entry;
     this.#entries.delete(key);
     return undefined;
   }
@@ -151,6 +147,13 @@ export class ResponseCache {
   get size(): number {
     return this.#entries.size;
   }
+}
+
+/** Whether every entity the entry read is as it was then: a plain loop, run on every hit. */
+function isCurrent(entry: Entry, catalogue: Catalogue): boolean {
+  if (entry.epoch !== catalogue.epoch) return false;
+  for (const [urn, version] of entry.dependencies) if (catalogue.version(urn) !== version) return false;
+  return true;
 }
 
 export interface ReadSnapshot {
