@@ -178,6 +178,26 @@ refusal('says missing, malformed, expired or revoked without echoing the token',
   }
 });
 
+refusal('judges each Authorization header by its form, also after its token was accepted', async ({ hub }) => {
+  const token = await hub.createToken('bob');
+  const send = async (authorization: string) => {
+    const response = await fetch(`${hub.url}/api/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization },
+      body: JSON.stringify({ query: ME }),
+    });
+    return { status: response.status, json: (await response.json()) as { errors?: { extensions: unknown }[] } };
+  };
+  // Accepted first, so the token's check is remembered; the malformed headers around it must still be refused.
+  assert.is((await send(`Bearer ${token}`)).status, 200);
+  assert.is((await send(`bearer   ${token}  `)).status, 200);
+  for (const header of [`Token ${token}`, `Bearer ${token} extra`, `BEARER ${token}`, `Bearer${token}`]) {
+    const reply = await send(header);
+    assert.is(reply.status, 401, header.slice(0, 12));
+    assert.equal(reply.json.errors?.[0]?.extensions, { code: 401, type: 'UNAUTHENTICATED', reason: 'malformed' });
+  }
+});
+
 refusal.run();
 
 // ---
