@@ -23,23 +23,21 @@ export function createNodeAdapter(options: NodeAdapterOptions): RequestListener 
     return errorAnswer(new HttpError(500, 'An unknown error occurred.'));
   };
 
-  function answer(req: IncomingMessage): Promise<HttpAnswer> {
-    // node:http's own refusal (requireHostHeader, turned off by startServer) has an empty body.
-    if (req.httpVersion === '1.1' && req.headers.host === undefined) {
-      return Promise.resolve(errorAnswer(new HttpError(400, 'an HTTP/1.1 request needs a Host header')));
-    }
-    try {
-      return routes(new NodeRequest(req)).catch(unexpected);
-    } catch (error) {
-      return Promise.resolve(unexpected(error));
-    }
-  }
-
   // One async function rather than a chain of callbacks: under tsx every closure made per request costs a
-  // named-function wrapper, which showed in profiles of the read load.
+  // named-function wrapper, which showed in profiles of the read load. The routes' answer is awaited in
+  // place, not through a .catch of its own: one promise and one turn fewer per request.
   return async (req, res) => {
     const started = logRequest === undefined ? 0n : process.hrtime.bigint();
-    const reply = await answer(req);
+    let reply: HttpAnswer;
+    try {
+      // node:http's own refusal (requireHostHeader, turned off by startServer) has an empty body.
+      reply =
+        req.httpVersion === '1.1' && req.headers.host === undefined
+          ? errorAnswer(new HttpError(400, 'an HTTP/1.1 request needs a Host header'))
+          : await routes(new NodeRequest(req));
+    } catch (error) {
+      reply = unexpected(error);
+    }
     try {
       if (logRequest !== undefined) {
         // Only when lines are wanted: a listener per request is not free under load.
