@@ -16,6 +16,8 @@ import { userExists, userRemoved } from './users.ts';
 export const TOKEN_INFO_ASPECT = 'dataHubAccessTokenInfo';
 const TOKEN_URN_PREFIX = 'urn:li:dataHubAccessToken:';
 const VERIFIED_TOKENS = 10_000;
+// "Bearer " or "bearer ": the one spacing remembered (see #verify).
+const CANONICAL_SCHEME = 'Bearer ';
 const SESSION_SWEEP_MIN = 1024;
 // Session tokens are kept in memory only; past this many live ones (after expired ones are swept),
 // getAccessToken refuses, so a client calling it in a loop cannot grow the process without bound.
@@ -229,8 +231,12 @@ export class TokenService {
     const token = match[1] as string;
     const claims = verifyJwt(token, this.#key);
     const verified = { claims, id: this.#tokenId(token), userUrn: corpUserUrn(claims.actorId) };
-    if (this.#verified.size >= VERIFIED_TOKENS) this.#verified.clear();
-    this.#verified.set(header, verified);
+    // Only "Bearer <token>" as clients send it: other spacings of one token, up to the header size limit,
+    // would otherwise each take a place and their length in memory.
+    if (header.length === token.length + CANONICAL_SCHEME.length) {
+      if (this.#verified.size >= VERIFIED_TOKENS) this.#verified.clear();
+      this.#verified.set(header, verified);
+    }
     return verified;
   }
 
