@@ -3,6 +3,7 @@
 // aspects upserted once are not kept. Pure over the text; it writes nothing.
 
 import type { JsonValue } from '../aspects/json.ts';
+import { aspectKey } from '../store/log-record.ts';
 import { readRecord, type IngestedAspect, type RejectedRecord } from './datahub-file.ts';
 import { recordsOf, RESTART, type TextPieces } from './read-records.ts';
 
@@ -24,11 +25,6 @@ export interface IngestPlan {
   aspects: number;
   /** Whether the text was first read as a JSON array and then again as JSON lines (read-records.ts). */
   restarted: boolean;
-}
-
-/** The key of one entity's aspect; a NUL cannot occur in a URN. */
-export function aspectKey(urn: string, aspect: string): string {
-  return `${urn}\u0000${aspect}`;
 }
 
 /** Reads the whole text once; throws BAD_REQUEST when it is not a DataHub file at all. */

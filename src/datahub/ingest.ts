@@ -6,6 +6,7 @@ import { statSync } from 'node:fs';
 
 import type { AspectChange, AspectReader } from '../store/catalogue.ts';
 import type { JsonValue } from '../aspects/json.ts';
+import { aspectKey } from '../store/log-record.ts';
 import type { Store } from '../store/store.ts';
 import { MinihubError } from '../errors.ts';
 import {
@@ -16,7 +17,7 @@ import {
   type RejectedRecord,
 } from './datahub-file.ts';
 import { fileText } from './file-text.ts';
-import { aspectKey, planIngest } from './ingest-plan.ts';
+import { planIngest } from './ingest-plan.ts';
 import { recordsOf, RESTART, type TextPieces } from './read-records.ts';
 
 /**
@@ -135,7 +136,7 @@ function unchangedSince(path: string): () => boolean {
 export function parsedChanges(files: readonly ParsedFile[]): AspectChange[] {
   const latest = new Map<string, AspectChange>();
   for (const file of files) {
-    for (const { urn, aspect, value } of file.aspects) latest.set(`${urn}\u0000${aspect}`, { urn, aspect, value });
+    for (const { urn, aspect, value } of file.aspects) latest.set(aspectKey(urn, aspect), { urn, aspect, value });
   }
   return [...latest.values()];
 }

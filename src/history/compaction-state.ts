@@ -4,7 +4,13 @@
 
 import { isJsonObject, type JsonObject, type JsonValue } from '../aspects/json.ts';
 import { loggedValue } from '../store/column-edit.ts';
-import { COLUMN_EDIT_ASPECT, isColumnEdit, type ColumnEdit, type LoggedChange } from '../store/log-record.ts';
+import {
+  aspectKey,
+  COLUMN_EDIT_ASPECT,
+  isColumnEdit,
+  type ColumnEdit,
+  type LoggedChange,
+} from '../store/log-record.ts';
 import { isTracked, sameJson } from './change-events.ts';
 import { PATCH_AROUND_DESCRIPTION } from './column-step.ts';
 import { isPatched, patchedValue, type EditStep, type HistoryStepChange, type IsStateValue } from './value-patch.ts';
@@ -42,7 +48,7 @@ export class CompactionState {
     const twice = tracked.length < 2 ? undefined : repeatedKeys(tracked);
     const found: HistoryStepChange[] = [];
     for (const change of tracked) {
-      const key = `${change.urn}\u0000${change.aspect}`;
+      const key = aspectKey(change.urn, change.aspect);
       const entry = this.#values.get(key);
       if (isColumnEdit(change) && entry !== undefined && twice?.has(key) !== true) {
         const applied = this.#edit(entry, change.urn, change.columnEdit);
@@ -116,7 +122,7 @@ function repeatedKeys(changes: readonly LoggedChange[]): Set<string> {
   const seen = new Set<string>();
   const twice = new Set<string>();
   for (const { urn, aspect } of changes) {
-    const key = `${urn}\u0000${aspect}`;
+    const key = aspectKey(urn, aspect);
     if (seen.has(key)) twice.add(key);
     seen.add(key);
   }

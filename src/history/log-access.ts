@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 
 import type { JsonValue } from '../aspects/json.ts';
 import type { LogFileSystem } from '../store/log-fs.ts';
-import type { LogRecord } from '../store/log-record.ts';
+import { aspectKey, type LogRecord } from '../store/log-record.ts';
 import type { LogSource } from './history-index.ts';
 import { CompactionState } from './compaction-state.ts';
 import { allChanges, candidateRecords } from './tracked-records.ts';
@@ -81,7 +81,7 @@ export async function* historyRecords(
 export function stateValueTest(state: (urn: string, aspect: string) => JsonValue | undefined): IsStateValue {
   const digests = new Map<string, Digest | null>();
   return ({ urn, aspect }, length, text) => {
-    const key = `${urn}\u0000${aspect}`;
+    const key = aspectKey(urn, aspect);
     let digest = digests.get(key);
     if (digest === undefined) {
       const stateValue = state(urn, aspect);
@@ -99,9 +99,9 @@ export function stateValueTest(state: (urn: string, aspect: string) => JsonValue
 export async function stateDigests(values: AsyncIterable<[string, string, JsonValue]>): Promise<IsStateValue> {
   const digests = new Map<string, Digest>();
   for await (const [urn, aspect, value] of values) {
-    digests.set(`${urn}\u0000${aspect}`, digestOf(JSON.stringify(value)));
+    digests.set(aspectKey(urn, aspect), digestOf(JSON.stringify(value)));
   }
-  return ({ urn, aspect }, length, text) => sameText(digests.get(`${urn}\u0000${aspect}`), length, text);
+  return ({ urn, aspect }, length, text) => sameText(digests.get(aspectKey(urn, aspect)), length, text);
 }
 
 // A text's length and hash: most values that are not the state's differ in length, and are neither written

@@ -6,6 +6,7 @@ import type { JsonValue } from '../aspects/json.ts';
 import { decodeUtf8, wholeLineRuns } from '../store/log-lines.ts';
 import { loggedValue } from '../store/column-edit.ts';
 import {
+  aspectKey,
   isColumnEdit,
   parseLogRecord,
   type AspectChange,
@@ -115,7 +116,7 @@ export class TrackedState {
     for (const change of changes) {
       const { urn, aspect } = change;
       if (!isTracked(urn, aspect)) continue;
-      const key = `${urn}\u0000${aspect}`;
+      const key = aspectKey(urn, aspect);
       const before = this.#values.has(key) ? this.#values.get(key) : this.#fallback(urn, aspect);
       // A column edit read from the log applies to the value before it (column-edit.ts), and so does a
       // value compaction's history kept as a patch (value-patch.ts).

@@ -5,6 +5,7 @@
 import { isJsonObject, type JsonObject, type JsonValue } from '../aspects/json.ts';
 import { MinihubError } from '../errors.ts';
 import {
+  aspectKey,
   COLUMN_EDIT_ASPECT,
   type AspectChange,
   type ColumnEdit,
@@ -112,7 +113,7 @@ export function historyFields(
   for (let index = changes.length - 1; index >= 0; index--) {
     const change = changes[index] as HistoryStepChange;
     const { urn, aspect } = change;
-    const key = `${urn}\u0000${aspect}`;
+    const key = aspectKey(urn, aspect);
     if ('columnEdit' in change) {
       if (change.whole === undefined) patches.push({ urn, aspect: change.aspect, columnEdit: change.columnEdit });
       else {

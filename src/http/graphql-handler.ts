@@ -12,15 +12,7 @@ import type { Store } from '../store/store.ts';
 import { authenticate } from './bearer.ts';
 import { createCors } from './cors.ts';
 import { readGraphQLParams, readGraphQLSearchParams } from './graphql-params.ts';
-import {
-  bytesAnswer,
-  errorAnswer,
-  HttpError,
-  searchOf,
-  type Headers,
-  type HttpAnswer,
-  type HttpRequest,
-} from './exchange.ts';
+import { errorAnswer, HttpError, searchOf, type Headers, type HttpAnswer, type HttpRequest } from './exchange.ts';
 import { parseJson, readJsonText } from './json-body.ts';
 import { GRAPHQL_RESPONSE, JSON_MEDIA, responseMediaType } from './media-type.ts';
 
@@ -65,16 +57,14 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHan
     if (allowed.preflight) return { status: 204, headers: allowed.headers, body: null };
     // Every answer from here on, refusals included, is a GraphQL response in the media type the client accepts.
     const media = responseMediaType(request.headers.accept);
-    const fixed = fixedHeaders?.get(media);
-    const headers = fixed ?? answerHeaders(allowed.headers, media);
+    const headers = fixedHeaders?.get(media) ?? answerHeaders(allowed.headers, media);
     // What the request log names this request by, once the operation is known (refusals after that included).
     // A plain record rather than a callback: no closure is made per request.
     const label: Label = { operation: undefined };
     let reply: HttpAnswer;
     try {
       const { status, body } = await answer(request, media, label);
-      // The fixed headers lead with Content-Type already, so they are what bytesAnswer would make of them.
-      reply = fixed === undefined ? bytesAnswer(status, body, headers) : { status, headers: fixed, body };
+      reply = { status, headers, body };
     } catch (error) {
       if (error instanceof HttpError) reply = errorAnswer(error, headers);
       else {
@@ -137,7 +127,8 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHan
  */
 function answerHeaders(corsHeaders: Headers, media: string): Headers {
   const vary = corsHeaders.Vary === undefined ? 'Accept, Authorization' : `Accept, Authorization, ${corsHeaders.Vary}`;
-  return { ...corsHeaders, 'Content-Type': `${media}; charset=utf-8`, 'Cache-Control': 'no-store', Vary: vary };
+  // Content-Type first, where every other answer (exchange.ts bytesAnswer) has it.
+  return { 'Content-Type': `${media}; charset=utf-8`, ...corsHeaders, 'Cache-Control': 'no-store', Vary: vary };
 }
 
 /** Runs a parameter reader, turning its MinihubError into a 400. */

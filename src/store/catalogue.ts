@@ -238,10 +238,9 @@ export class StagedChanges implements AspectReader {
   }
 
   aspectJson(urn: string, name: string): string | undefined {
-    const staged = this.#staged.get(urn);
-    if (!staged?.has(name)) return this.#base.aspectJson(urn, name);
-    const value = staged.get(name);
-    return value === null ? undefined : JSON.stringify(value);
+    if (!this.#staged.get(urn)?.has(name)) return this.#base.aspectJson(urn, name);
+    const value = this.aspect(urn, name);
+    return value === undefined ? undefined : JSON.stringify(value);
   }
 
   /** The live catalogue's answer: nothing a mutation checks depends on a container's contents. */

@@ -16,6 +16,11 @@ export interface AspectChange {
   value: JsonValue;
 }
 
+/** The key of one entity's aspect in a map: a NUL cannot occur in a URN. */
+export function aspectKey(urn: string, aspect: string): string {
+  return `${urn}\u0000${aspect}`;
+}
+
 /** One accepted change: an ingest batch or one mutation, with when and by whom. */
 export interface LogRecord {
   seq: number;
