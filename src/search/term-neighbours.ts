@@ -1,6 +1,10 @@
 // Fuzzy matching: how many edits a query word may have, and the terms of a sorted term list within them.
 // Words, terms and distances only; no scoring here.
 
+import { forEachEndingWith, walkIndex, type WalkIndex } from './walk-index.ts';
+
+export { walkIndex, type WalkIndex } from './walk-index.ts';
+
 /** Fuzzy matching starts at this many letters: a shorter word is matched as typed (or as a prefix). */
 export const FUZZY_MIN_LENGTH = 5;
 /** From this many letters two edits are forgiven, not one. */
@@ -16,46 +20,20 @@ export function fuzzyEdits(word: string): number {
   return word.length < TWO_EDITS_FROM ? 1 : 2;
 }
 
-/** Longest common prefix a walk index tells exactly; longer ones read as this (no walk goes as deep). */
-const MAX_SHARED = 255;
-
-/**
- * A sorted term list laid out for walking: every term's code units one after another in one array, and
- * how many leading code units each term shares with the one before it (0 for the first; at most 255).
- * Built once per sorted list, it lets a walk read terms in memory order and skip them without reading them.
- */
-export interface WalkIndex {
-  codes: Uint16Array;
-  /** Where each term's code units begin in `codes`; one more entry, where the last one ends. */
-  starts: Uint32Array;
-  shared: Uint8Array;
-}
-
-export function walkIndex(sorted: readonly string[]): WalkIndex {
-  const starts = new Uint32Array(sorted.length + 1);
-  for (let at = 0; at < sorted.length; at++) starts[at + 1] = starts[at]! + sorted[at]!.length;
-  const codes = new Uint16Array(starts[sorted.length]!);
-  const shared = new Uint8Array(sorted.length);
-  for (let at = 0; at < sorted.length; at++) {
-    const term = sorted[at]!;
-    const start = starts[at]!;
-    for (let c = 0; c < term.length; c++) codes[start + c] = term.charCodeAt(c);
-    if (at === 0) continue;
-    const before = starts[at - 1]!;
-    const limit = Math.min(term.length, start - before, MAX_SHARED);
-    let common = 0;
-    while (common < limit && codes[start + common] === codes[before + common]) common++;
-    shared[at] = common;
-  }
-  return { codes, starts, shared };
-}
+/** Words this long or longer are looked up in two parts (termsWithinEdits); shorter ones by one walk. */
+const SPLIT_FROM = 4;
+/** The share of a split word's letters in its head; the tail is the rest (measured: 0.4 visits the fewest). */
+const HEAD_SHARE = 0.4;
 
 /**
  * Every term of `sorted` (in code-unit order) within `max` edits of `word` (Levenshtein: a transposition
- * is two), with its distance. The sorted list is walked as a trie: a term reuses the edit-distance rows of
- * the prefix it shares with the term visited before, and once every cell of a prefix's row exceeds `max`,
- * all terms with that prefix are skipped, so few of the terms are ever looked at. `index` is
- * walkIndex(sorted), which the caller keeps while the list is unchanged.
+ * is two), with its distance. `index` is walkIndex(sorted), which the caller keeps while the list is unchanged.
+ *
+ * A word is cut into a head and a tail, and an alignment within `max` edits spends either at most max - 1
+ * of them by the time it leaves the head's last letter, or all `max` there and none after, so the term ends
+ * with the tail as typed. The first kind are found by a walk that gives up on a prefix as soon as it is
+ * more than max - 1 edits from every prefix of the head (most prefixes, after a letter or two); the
+ * second by looking up the terms that end with the tail, each measured on its own.
  */
 export function termsWithinEdits(
   sorted: readonly string[],
@@ -63,11 +41,46 @@ export function termsWithinEdits(
   max: number,
   index: WalkIndex = walkIndex(sorted),
 ): Map<string, number> {
-  const { codes, starts, shared } = index;
   const found = new Map<string, number>();
+  if (max === 0 || word.length < SPLIT_FROM) {
+    walk(sorted, word, max, index, -1, found);
+    return found;
+  }
+  const head = Math.round(word.length * HEAD_SHARE);
+  walk(sorted, word, max, index, head, found);
+  forEachEndingWith(index, word, head, (at) => {
+    const distance = editDistance(index, at, word, max);
+    if (distance <= max) found.set(sorted[at]!, distance);
+  });
+  return found;
+}
+
+// Rows of the walk, reused from call to call: row d (the first d letters of a term) at d × (word length + 1).
+let cells = new Int32Array(0);
+
+/**
+ * The walk over `sorted` as a trie: a term reuses the edit-distance rows of the prefix it shares with the
+ * term visited before, and once every cell of a prefix's row exceeds `max`, all terms with that prefix are
+ * skipped. With `head` ≥ 0, a cell of the first `head` letters of the word over max - 1 counts as out of
+ * reach (the alignments through it are the tail lookup's), so that prefixes die sooner. The distances
+ * found are exact either way: an alignment cut off so costs max at least, and so does the best one then.
+ */
+function walk(
+  sorted: readonly string[],
+  word: string,
+  max: number,
+  index: WalkIndex,
+  head: number,
+  found: Map<string, number>,
+): void {
+  const { codes, starts, shared, after } = index;
   const width = word.length + 1;
-  // rows[d] is the row for the first d letters of the current term.
-  const rows: Uint32Array[] = [Uint32Array.from({ length: width }, (_, j) => j)];
+  const out = max + 1;
+  const cap = max - 1;
+  const deepest = word.length + max;
+  if (cells.length < (deepest + 1) * width) cells = new Int32Array((deepest + 1) * width * 2);
+  const rows = cells;
+  for (let j = 0; j < width; j++) rows[j] = j <= head && j > cap ? out : j;
   let valid = 0; // rows 1..valid hold the current prefix
   let at = 0;
   while (at < sorted.length) {
@@ -77,22 +90,23 @@ export function termsWithinEdits(
     // than this one does, so it is this term's share with the term just before it.
     valid = Math.min(valid, shared[at]!);
     let pruned = -1;
-    for (let d = valid + 1; d <= length && d <= word.length + max; d++) {
-      const above = rows[d - 1]!;
-      const row = (rows[d] ??= new Uint32Array(width));
-      row[0] = d;
+    for (let d = valid + 1; d <= length && d <= deepest; d++) {
+      const above = (d - 1) * width;
+      const row = d * width;
+      rows[row] = head >= 0 && d > cap ? out : d;
       // Only the band of cells within `max` of the diagonal can be within `max`; the cells just outside it
       // read as out of reach, for this row's first cell and the next row's last.
       const low = Math.max(1, d - max);
       const high = Math.min(word.length, d + max);
-      if (low > 1) row[low - 1] = max + 1;
-      if (high < word.length) row[high + 1] = max + 1;
-      let best = low === 1 ? d : max + 1;
+      if (low > 1) rows[row + low - 1] = out;
+      if (high < word.length) rows[row + high + 1] = out;
+      let best = low === 1 ? rows[row]! : out;
       const letter = codes[start + d - 1]!;
       for (let j = low; j <= high; j++) {
         const cost = word.charCodeAt(j - 1) === letter ? 0 : 1;
-        const value = Math.min(above[j]! + 1, row[j - 1]! + 1, above[j - 1]! + cost);
-        row[j] = value;
+        let value = Math.min(rows[above + j]! + 1, rows[row + j - 1]! + 1, rows[above + j - 1]! + cost);
+        if (j <= head && value > cap) value = out;
+        rows[row + j] = value;
         if (value < best) best = value;
       }
       valid = d;
@@ -104,12 +118,45 @@ export function termsWithinEdits(
     if (pruned > 0) {
       // The terms after this one that begin with its first `pruned` letters: they share that many with it.
       at++;
-      while (at < sorted.length && shared[at]! >= pruned) at++;
+      while (at < sorted.length && shared[at]! >= pruned) at = after[at]!;
       continue;
     }
-    if (valid === length && Math.abs(length - word.length) <= max && rows[valid]![word.length]! <= max)
-      found.set(sorted[at]!, rows[valid]![word.length]!);
+    const distance = rows[valid * width + word.length]!;
+    if (valid === length && Math.abs(length - word.length) <= max && distance <= max) found.set(sorted[at]!, distance);
     at++;
   }
-  return found;
+}
+
+// Two rows for editDistance, reused.
+let pair = new Int32Array(0);
+
+/** The edit distance of term `at` and `word` when at most `max`, else max + 1 (a band of the full table). */
+function editDistance(index: WalkIndex, at: number, word: string, max: number): number {
+  const start = index.starts[at]!;
+  const length = index.starts[at + 1]! - start;
+  const out = max + 1;
+  if (Math.abs(length - word.length) > max) return out;
+  const width = word.length + 1;
+  if (pair.length < 2 * width) pair = new Int32Array(4 * width);
+  let above = 0;
+  let row = width;
+  for (let j = 0; j < width; j++) pair[j] = j;
+  for (let d = 1; d <= length; d++) {
+    const low = Math.max(1, d - max);
+    const high = Math.min(word.length, d + max);
+    pair[row] = d;
+    if (low > 1) pair[row + low - 1] = out;
+    if (high < word.length) pair[row + high + 1] = out;
+    let best = low === 1 ? d : out;
+    const letter = index.codes[start + d - 1]!;
+    for (let j = low; j <= high; j++) {
+      const cost = word.charCodeAt(j - 1) === letter ? 0 : 1;
+      const value = Math.min(pair[above + j]! + 1, pair[row + j - 1]! + 1, pair[above + j - 1]! + cost);
+      pair[row + j] = value;
+      if (value < best) best = value;
+    }
+    if (best > max) return out;
+    [above, row] = [row, above];
+  }
+  return Math.min(pair[above + word.length]!, out);
 }

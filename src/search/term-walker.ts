@@ -2,7 +2,8 @@
 // laid out for walking, plus the few terms added since, walked on their own: a write that brings a new word
 // does not lay out the whole vocabulary again. Knows term texts only; which are still terms is the caller's.
 
-import { termsWithinEdits, walkIndex, type WalkIndex } from './term-neighbours.ts';
+import { termsWithinEdits } from './term-neighbours.ts';
+import { walkIndex, type WalkIndex } from './walk-index.ts';
 
 /** Terms added since the copy, beyond which it is taken anew: at least this many, or a sixteenth of it. */
 const ADDED_AT_MOST = 64;

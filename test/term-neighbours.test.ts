@@ -1,0 +1,132 @@
+// The typo lookup held to a plain edit distance: the walk cut into head and tail over random vocabularies
+// (letters beyond ASCII, two-unit characters, words with every kind of typo at either end), and the
+// dictionary's lookups as terms are added and dropped.
+
+import * as assert from 'uvu/assert';
+import { test } from 'uvu';
+
+import { TermDictionary } from '../src/search/term-dictionary.ts';
+import { termsWithinEdits, walkIndex } from '../src/search/term-neighbours.ts';
+
+// Letters of several scripts, and one outside the 16-bit range (two code units, as the index counts it).
+const LETTERS = ['a', 'b', 'c', 'é', 'ß', 'ж', '中', '𝔸'];
+
+function randomSource(seed: number): () => number {
+  return () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+}
+
+function randomWord(random: () => number, letters: readonly string[], min: number, max: number): string {
+  const length = min + Math.floor(random() * (max - min + 1));
+  return Array.from({ length }, () => letters[Math.floor(random() * letters.length)]).join('');
+}
+
+/** `word` with `edits` random substitutions, insertions or deletions of code units. */
+function typo(random: () => number, word: string, edits: number): string {
+  for (let n = 0; n < edits; n++) {
+    const at = Math.floor(random() * (word.length + 1));
+    const letter = LETTERS[Math.floor(random() * 3)]!;
+    const kind = Math.floor(random() * 3);
+    if (kind === 0) word = word.slice(0, at) + letter + word.slice(at);
+    else if (kind === 1) word = word.slice(0, at) + word.slice(at + 1);
+    else word = word.slice(0, at) + letter + word.slice(at + 1);
+  }
+  return word;
+}
+
+/** Levenshtein distance over code units, the plain full table: the reference. */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+function expected(terms: Iterable<string>, word: string, max: number): [string, number][] {
+  return [...terms]
+    .filter((term) => Math.abs(term.length - word.length) <= max)
+    .map((term) => [term, distance(word, term)] as [string, number])
+    .filter(([, d]) => d <= max)
+    .sort(([a], [b]) => (a < b ? -1 : 1));
+}
+
+test('every term within 0 to 3 edits, with its distance, over letters of any script', () => {
+  const random = randomSource(41);
+  for (let round = 0; round < 4; round++) {
+    const letters = LETTERS.slice(0, 3 + round * 2);
+    const sorted = [...new Set(Array.from({ length: 1500 }, () => randomWord(random, letters, 1, 16)))].sort();
+    const index = walkIndex(sorted);
+    for (let q = 0; q < 120; q++) {
+      // Half the words are a term with typos, so that terms are found at every distance.
+      const word =
+        q % 2 === 0
+          ? randomWord(random, letters, 1, 18)
+          : typo(random, sorted[Math.floor(random() * sorted.length)]!, 1 + (q % 3));
+      for (const max of [0, 1, 2, 3]) {
+        const found = [...termsWithinEdits(sorted, word, max, index)].sort(([a], [b]) => (a < b ? -1 : 1));
+        assert.equal(found, expected(sorted, word, max), `"${word}" within ${max}`);
+      }
+    }
+  }
+});
+
+test('a typo at the start, in the middle or at the end of a word, alone or two together', () => {
+  const terms = ['abcdefghijkl', 'abcdefghijklm', 'bcdefghijkl', 'xxcdefghijkl', 'abcdefghij', 'zzzzzzzzzzzz'];
+  const sorted = [...terms].sort();
+  for (const word of [
+    'xbcdefghijkl', // first letter changed
+    'yycdefghijkl', // both changes in the head: found through the tail
+    'bacdefghijkl', // letters swapped at the start: two edits
+    'abcdefxyijkl', // both in the middle
+    'abcdefghijxy', // both at the end
+    'abcdefghijk', // one letter short
+    'aabcdefghijkll', // one longer at each end
+    'abcdefghijkl', // a term itself: distance 0
+  ])
+    for (const max of [1, 2])
+      assert.equal(
+        [...termsWithinEdits(sorted, word, max)].sort(([a], [b]) => (a < b ? -1 : 1)),
+        expected(sorted, word, max),
+        `"${word}" within ${max}`,
+      );
+});
+
+test("the dictionary's lookups follow terms of any script added a few or many at a time and dropped", () => {
+  const random = randomSource(97);
+  const dictionary = new TermDictionary();
+  const live = new Map<string, number>();
+  for (const [added, dropShare] of [
+    [500, 0.1],
+    [2, 0.05],
+    [5, 0.2],
+    [400, 0.3],
+    [1, 0.6],
+    [3, 0],
+  ] as const) {
+    const fresh: string[] = [];
+    for (let n = 0; n < added; n++) {
+      const text = randomWord(random, LETTERS, 4, 15);
+      fresh.push(text);
+      live.set(text, dictionary.intern(text));
+    }
+    for (const [text, term] of [...live].filter(() => random() < dropShare)) {
+      dictionary.drop(term);
+      live.delete(text);
+    }
+    const queries = [
+      ...Array.from({ length: 30 }, () => randomWord(random, LETTERS, 5, 14)),
+      ...fresh.slice(0, 30).flatMap((text) => [typo(random, text, 1), typo(random, text, 2)]),
+    ];
+    for (const query of queries)
+      for (const edits of [1, 2]) {
+        const near = dictionary.near(query, edits).map(([text, d]) => [text, d] as [string, number]);
+        const want = expected(live.keys(), query, edits).filter(([, d]) => d > 0);
+        assert.equal(near, want, `after ${added} added, "${query}" within ${edits}`);
+      }
+  }
+});
+
+test.run();
