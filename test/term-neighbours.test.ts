@@ -98,27 +98,32 @@ test("the dictionary's lookups follow terms of any script added a few or many at
   const random = randomSource(97);
   const dictionary = new TermDictionary();
   const live = new Map<string, number>();
-  for (const [added, dropShare] of [
-    [500, 0.1],
-    [2, 0.05],
-    [5, 0.2],
-    [400, 0.3],
-    [1, 0.6],
-    [3, 0],
+  const gone: string[] = [];
+  // Words asked again in every round, so remembered answers must follow the terms that came and went.
+  const again: string[] = Array.from({ length: 20 }, () => randomWord(random, LETTERS, 5, 14));
+  for (const [added, dropShare, back] of [
+    [500, 0.1, 0],
+    [2, 0.05, 0],
+    [5, 0.2, 3],
+    [1, 0, 2],
+    [300, 0.3, 0],
+    [1, 0.6, 0],
+    [3, 0, 40],
   ] as const) {
-    const fresh: string[] = [];
-    for (let n = 0; n < added; n++) {
-      const text = randomWord(random, LETTERS, 4, 15);
-      fresh.push(text);
-      live.set(text, dictionary.intern(text));
-    }
     for (const [text, term] of [...live].filter(() => random() < dropShare)) {
       dictionary.drop(term);
       live.delete(text);
+      gone.push(text);
     }
+    // Some terms just dropped come back before anyone searches: listed once, as any other term.
+    const fresh = gone.splice(Math.max(0, gone.length - back), back);
+    for (let n = 0; n < added; n++) fresh.push(randomWord(random, LETTERS, 4, 15));
+    for (const text of fresh) live.set(text, dictionary.intern(text));
+    if (again.length < 60) again.push(...fresh.slice(0, 20).map((text) => typo(random, text, 1 + (text.length % 2))));
     const queries = [
-      ...Array.from({ length: 30 }, () => randomWord(random, LETTERS, 5, 14)),
-      ...fresh.slice(0, 30).flatMap((text) => [typo(random, text, 1), typo(random, text, 2)]),
+      ...again,
+      ...Array.from({ length: 20 }, () => randomWord(random, LETTERS, 5, 14)),
+      ...fresh.slice(0, 20).flatMap((text) => [typo(random, text, 1), typo(random, text, 2)]),
     ];
     for (const query of queries)
       for (const edits of [1, 2]) {

@@ -2,12 +2,10 @@
 // lookups, and the terms one edit from a word. The number of a term no document holds any more goes to the
 // next new term. It knows terms only, never documents or scores.
 
+import { NearCache, type Near } from './near-cache.ts';
 import { ONE_EDIT_WORDS, OneEditIndex, withinOneEdit } from './one-edit-index.ts';
 import { TermWalker } from './term-walker.ts';
 import { TermTable } from './term-table.ts';
-
-/** Query words whose near terms are remembered until the vocabulary changes. */
-const NEAR_REMEMBERED = 4096;
 
 /** New terms up to this many are inserted one by one into the sorted list; more, and it is merged anew. */
 const INSERT_ONE_BY_ONE = 8;
@@ -23,9 +21,10 @@ export class TermDictionary {
   // Terms dropped since the sorted list was last rebuilt: it may still list them (lookups skip them).
   #dropped = 0;
   #oneEdit = new OneEditIndex();
-  // Query word and edits → its near terms, while no term comes or goes: a word searched again (the same
-  // query, a page after a page) costs a lookup. Emptied by any change to the vocabulary.
-  #near = new Map<string, readonly (readonly [string, number])[]>();
+  // Query words' near terms: a word searched again (the same query, a page after a page, a frequent word)
+  // costs a lookup, and the terms added or dropped since it was last searched.
+  #near = new NearCache();
+  #isTerm = (text: string): boolean => this.#ids.get(text) >= 0;
 
   /** How many terms there are. */
   get size(): number {
@@ -54,7 +53,7 @@ export class TermDictionary {
     // Merged now and then even when nobody searches, so a stream of writes cannot grow the list unbounded.
     if (this.#unsorted.length > Math.max(1024, this.#sorted.length)) this.#rebuild();
     this.#oneEdit.add(term, text);
-    this.#near.clear();
+    this.#near.added(text);
     return term;
   }
 
@@ -67,7 +66,7 @@ export class TermDictionary {
   /** Forgets `term` (no document holds it any more); its number may go to another term. */
   drop(term: number): void {
     this.#oneEdit.remove(term, this.#texts[term]!);
-    this.#near.clear();
+    this.#near.dropped();
     this.#ids.remove(term, this.#texts[term]!);
     this.#texts[term] = '';
     this.#free.push(term);
@@ -96,20 +95,20 @@ export class TermDictionary {
    * The terms within `edits` edits of `word` (not `word` itself), with their distances, in code-unit order.
    * One edit from a word of 5 to 9 letters is looked up; more walk the sorted terms.
    */
-  near(word: string, edits: number): readonly (readonly [string, number])[] {
-    const key = `${edits}:${word}`;
-    let found = this.#near.get(key);
-    if (found !== undefined) return found;
+  near(word: string, edits: number): Near {
+    const remembered = this.#near.get(word, edits, this.#isTerm);
+    if (remembered !== undefined) return remembered;
+    const found: (readonly [string, number])[] = [];
     if (edits === 1 && word.length >= ONE_EDIT_WORDS.from && word.length <= ONE_EDIT_WORDS.to)
-      found = this.oneEditFrom(word)
-        .map((term) => [this.#texts[term]!, 1] as const)
-        .sort(([a], [b]) => (a < b ? -1 : 1));
+      for (const term of this.#oneEdit.candidates(word)) {
+        const text = this.#texts[term]!;
+        if (withinOneEdit(word, text)) found.push([text, 1]);
+      }
     else
-      found = [...this.#walker.within(word, edits, () => this.sorted())]
-        .filter(([text, distance]) => distance > 0 && this.#ids.get(text) >= 0)
-        .sort(([a], [b]) => (a < b ? -1 : 1));
-    if (this.#near.size >= NEAR_REMEMBERED) this.#near.delete(this.#near.keys().next().value as string);
-    this.#near.set(key, found);
+      for (const [text, distance] of this.#walker.within(word, edits, () => this.sorted()))
+        if (distance > 0 && this.#ids.get(text) >= 0) found.push([text, distance]);
+    if (found.length > 1) found.sort(([a], [b]) => (a < b ? -1 : 1));
+    this.#near.set(word, edits, found);
     return found;
   }
 

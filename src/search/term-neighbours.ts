@@ -49,7 +49,7 @@ export function termsWithinEdits(
   const head = Math.round(word.length * HEAD_SHARE);
   walk(sorted, word, max, index, head, found);
   forEachEndingWith(index, word, head, (at) => {
-    const distance = editDistance(index, at, word, max);
+    const distance = editDistanceWithin(word, sorted[at]!, max);
     if (distance <= max) found.set(sorted[at]!, distance);
   });
   return found;
@@ -127,30 +127,28 @@ function walk(
   }
 }
 
-// Two rows for editDistance, reused.
+// Two rows for editDistanceWithin, reused.
 let pair = new Int32Array(0);
 
-/** The edit distance of term `at` and `word` when at most `max`, else max + 1 (a band of the full table). */
-function editDistance(index: WalkIndex, at: number, word: string, max: number): number {
-  const start = index.starts[at]!;
-  const length = index.starts[at + 1]! - start;
+/** The edit distance of `a` and `b` when at most `max`, else max + 1 (a band of the full table). */
+export function editDistanceWithin(a: string, b: string, max: number): number {
   const out = max + 1;
-  if (Math.abs(length - word.length) > max) return out;
-  const width = word.length + 1;
+  if (Math.abs(a.length - b.length) > max) return out;
+  const width = a.length + 1;
   if (pair.length < 2 * width) pair = new Int32Array(4 * width);
   let above = 0;
   let row = width;
   for (let j = 0; j < width; j++) pair[j] = j;
-  for (let d = 1; d <= length; d++) {
+  for (let d = 1; d <= b.length; d++) {
     const low = Math.max(1, d - max);
-    const high = Math.min(word.length, d + max);
+    const high = Math.min(a.length, d + max);
     pair[row] = d;
     if (low > 1) pair[row + low - 1] = out;
-    if (high < word.length) pair[row + high + 1] = out;
+    if (high < a.length) pair[row + high + 1] = out;
     let best = low === 1 ? d : out;
-    const letter = index.codes[start + d - 1]!;
+    const letter = b.charCodeAt(d - 1);
     for (let j = low; j <= high; j++) {
-      const cost = word.charCodeAt(j - 1) === letter ? 0 : 1;
+      const cost = a.charCodeAt(j - 1) === letter ? 0 : 1;
       const value = Math.min(pair[above + j]! + 1, pair[row + j - 1]! + 1, pair[above + j - 1]! + cost);
       pair[row + j] = value;
       if (value < best) best = value;
@@ -158,5 +156,5 @@ function editDistance(index: WalkIndex, at: number, word: string, max: number): 
     if (best > max) return out;
     [above, row] = [row, above];
   }
-  return Math.min(pair[above + word.length]!, out);
+  return Math.min(pair[above + a.length]!, out);
 }
