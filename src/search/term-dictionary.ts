@@ -15,6 +15,8 @@ export class TermDictionary {
   #ids = new TermTable(this.#texts);
   #free: number[] = [];
   #sorted: string[] = [];
+  // The number each text of #sorted had when it was listed: still its number while #texts says so.
+  #sortedTerms: number[] = [];
   #walker = new TermWalker();
   // Terms added since the sorted list was last brought up to date; merged in by the next sorted().
   #unsorted: string[] = [];
@@ -82,9 +84,15 @@ export class TermDictionary {
     if (this.#dropped * 4 > this.#sorted.length || this.#unsorted.length > INSERT_ONE_BY_ONE) this.#rebuild();
     else if (this.#unsorted.length > 0) {
       for (const text of this.#unsorted) {
-        if (this.#ids.get(text) < 0) continue;
+        const term = this.#ids.get(text);
+        if (term < 0) continue;
         const at = this.#lowerBound(text);
-        if (this.#sorted[at] !== text) this.#sorted.splice(at, 0, text);
+        // A text dropped and added again is listed still, under the number it had.
+        if (this.#sorted[at] === text) this.#sortedTerms[at] = term;
+        else {
+          this.#sorted.splice(at, 0, text);
+          this.#sortedTerms.splice(at, 0, term);
+        }
       }
       this.#unsorted = [];
     }
@@ -118,12 +126,15 @@ export class TermDictionary {
   }
 
   /** The terms that begin with `prefix`, `prefix` itself excluded, in order. */
-  *withPrefix(prefix: string): Generator<number> {
+  withPrefix(prefix: string): number[] {
     const sorted = this.sorted();
+    const found: number[] = [];
     for (let at = this.#lowerBound(prefix); at < sorted.length && sorted[at]!.startsWith(prefix); at++) {
-      const term = this.#ids.get(sorted[at]!);
-      if (term >= 0 && sorted[at] !== prefix) yield term;
+      // A listed term dropped since has another text under its number (another term's, or none: '').
+      const term = this.#sortedTerms[at]!;
+      if (this.#texts[term] === sorted[at] && sorted[at] !== prefix) found.push(term);
     }
+    return found;
   }
 
   // One merge of the sorted list with the new terms, leaving out dropped ones: linear in the terms.
@@ -131,13 +142,19 @@ export class TermDictionary {
     const added = [...new Set(this.#unsorted)].sort();
     const sorted = this.#sorted;
     const merged: string[] = [];
+    const terms: number[] = [];
     let i = 0;
     let j = 0;
     while (i < sorted.length || j < added.length) {
       const text = j >= added.length || (i < sorted.length && sorted[i]! <= added[j]!) ? sorted[i++]! : added[j++]!;
-      if (this.#ids.get(text) >= 0 && merged[merged.length - 1] !== text) merged.push(text);
+      const term = this.#ids.get(text);
+      if (term >= 0 && merged[merged.length - 1] !== text) {
+        merged.push(text);
+        terms.push(term);
+      }
     }
     this.#sorted = merged;
+    this.#sortedTerms = terms;
     this.#unsorted = [];
     this.#dropped = 0;
   }

@@ -1,0 +1,44 @@
+// The dictionary's prefix lookup held to a filter over the live terms, as terms come, go, and come back
+// under another number, a few at a time (inserted into the sorted list) or many (merged anew).
+
+import * as assert from 'uvu/assert';
+import { test } from 'uvu';
+
+import { TermDictionary } from '../src/search/term-dictionary.ts';
+
+test('withPrefix lists exactly the live terms that begin with a prefix, each under its current number', () => {
+  let seed = 3;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const word = () =>
+    Array.from({ length: 1 + Math.floor(random() * 6) }, () => 'abé'[Math.floor(random() * 3)]).join('');
+  const dictionary = new TermDictionary();
+  const live = new Map<string, number>();
+  const gone: string[] = [];
+  for (const [added, dropShare, back] of [
+    [300, 0.2, 0],
+    [3, 0.1, 2],
+    [0, 0.3, 5],
+    [40, 0.5, 0],
+    [1, 0, 30],
+    [2, 0.05, 1],
+  ] as const) {
+    for (const [text, term] of [...live].filter(() => random() < dropShare)) {
+      dictionary.drop(term);
+      live.delete(text);
+      gone.push(text);
+    }
+    // Dropped terms come back: their numbers may have gone to other terms meanwhile.
+    const fresh = gone.splice(0, back);
+    for (let n = 0; n < added; n++) fresh.push(word());
+    for (const text of fresh) live.set(text, dictionary.intern(text));
+    for (const prefix of ['', 'a', 'b', 'é', 'ab', 'ba', 'éa', 'aaa', 'abéb']) {
+      const found = dictionary.withPrefix(prefix).map((term) => [dictionary.text(term), term]);
+      const expected = [...live]
+        .filter(([text]) => text.startsWith(prefix) && text !== prefix)
+        .sort(([a], [b]) => (a < b ? -1 : 1));
+      assert.equal(found, expected, `after ${added} added, "${prefix}"`);
+    }
+  }
+});
+
+test.run();
