@@ -5,7 +5,7 @@
 import { editDistanceWithin } from './term-neighbours.ts';
 
 /** Query words remembered (per number of edits), the first remembered going first. */
-const REMEMBERED = 16_384;
+const REMEMBERED = 8192;
 /** Terms added since an answer that are measured when it is read; more, and it is looked up anew. */
 const ADDED_KEPT = 256;
 
