@@ -69,16 +69,10 @@ async function matchesOf(
   const filter = parseFilters(input.orFilters, input.filters);
   const includeSoftDeleted = input.searchFlags?.includeSoftDeleted === true;
   const index = await search.current();
-  const key = JSON.stringify([
-    types,
-    input.query,
-    input.orFilters,
-    input.filters,
-    includeSoftDeleted,
-    fields,
-    sort.criteria,
-  ]);
-  const matches = runSearch(index, { types, query: input.query, filter, includeSoftDeleted, fields, sort }, key);
+  const filterKey = JSON.stringify([types, input.orFilters, input.filters, includeSoftDeleted]);
+  const key = JSON.stringify([filterKey, input.query, fields, sort.criteria]);
+  const request = { types, query: input.query, filter, includeSoftDeleted, fields, sort, filterKey };
+  const matches = runSearch(index, request, key);
   return { matches, selected: filter.selected };
 }
 
