@@ -68,18 +68,21 @@ export function searchDocument(reader: AspectReader, urn: string): SearchDocumen
 }
 
 /**
- * Only `fields` of `urn`'s document text, or null when it is not searched: what matchedFields needs of a
- * page's results, without the columns, tags or owners of a document whose match was in its name.
+ * The lines of only `fields` of `urn`'s document text (DocumentSource.lines), or null when it is not
+ * searched: what matchedFields needs of a page's results, without the columns, tags or owners of a
+ * document whose match was in its name.
  */
-export function documentFields(
+export function documentLines(
   reader: AspectReader,
   urn: string,
   fields: Iterable<TextField>,
-): Map<TextField, string> | null {
+): Map<TextField, readonly string[]> | null {
   const entityType = searchedType(reader, urn);
   if (entityType === null) return null;
   const source = new DocumentSource(reader, urn, entityType);
-  return new Map([...fields].map((field) => [field, source.text(field)]));
+  const lines = new Map<TextField, readonly string[]>();
+  for (const field of fields) lines.set(field, source.lines(field));
+  return lines;
 }
 
 function searchedType(reader: AspectReader, urn: string): string | null {
