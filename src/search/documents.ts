@@ -34,6 +34,24 @@ export interface FacetValues {
   customProperties: readonly string[];
   /** DataHub's browsePathV2 value (browse-path.ts); null for types without one. */
   browsePathV2: string | null;
+  /** The facet-counted values, shared by every indexed entity holding the same (facet-pool.ts). */
+  group?: FacetGroup;
+}
+
+/**
+ * The values facets count (facets.ts), one object for every entity holding the same ones: a search counts
+ * its matches per group, then each group's values once.
+ */
+export interface FacetGroup {
+  readonly entityType: string;
+  readonly platform: string | null;
+  readonly origin: string | null;
+  readonly container: string | null;
+  readonly tags: readonly string[];
+  readonly owners: readonly string[];
+  /** Scratch of the facet count running (facets.ts, synchronous): which count, and its matches so far. */
+  countedIn: number;
+  hits: number;
 }
 
 export interface SearchDocument {
