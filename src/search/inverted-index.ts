@@ -206,7 +206,7 @@ export class InvertedIndex<T = unknown> {
       this.#count[doc] = 0;
     }
     const docs = found.subarray(0, size);
-    const matched = termSet(derived);
+    const matched = termBits(derived, this.#lists.length);
     return {
       size,
       scores: scores.subarray(0, size),
@@ -218,14 +218,15 @@ export class InvertedIndex<T = unknown> {
   }
 
   // The query terms a document holds, by field: read from the document's own terms, not the postings.
-  #matches(doc: number, matched: TermSet, allowed: ReadonlySet<number> | null): TermMatches {
+  #matches(doc: number, matched: Uint32Array, allowed: ReadonlySet<number> | null): TermMatches {
     const found: TermMatches = {};
     const keys = this.#docTerms[doc];
     if (keys === null || keys === undefined) return found;
-    const { bits, last } = matched;
-    for (const key of keys) {
+    // Every term a document holds has its bit: no range check, one branch (rarely taken) per term.
+    for (let k = 0; k < keys.length; k++) {
+      const key = keys[k]!;
       const term = key >>> 4;
-      if (term > last || (bits[term >>> 5]! & (1 << (term & 31))) === 0) continue;
+      if ((matched[term >>> 5]! & (1 << (term & 31))) === 0) continue;
       const f = key & 15;
       if (allowed !== null && !allowed.has(f)) continue;
       const text = this.#terms.text(term);
@@ -322,16 +323,9 @@ export class InvertedIndex<T = unknown> {
   }
 }
 
-/** A query's terms as bits, for the few documents whose matched terms a page asks for. */
-interface TermSet {
-  bits: Uint32Array;
-  last: number;
-}
-
-function termSet(derived: readonly { terms: Derived }[]): TermSet {
-  let last = -1;
-  for (const { terms } of derived) for (const { term } of terms) last = Math.max(last, term);
-  const bits = new Uint32Array((last >>> 5) + 1);
+/** A query's terms as bits over every term number below `terms`, for the few documents a page shows. */
+function termBits(derived: readonly { terms: Derived }[], terms: number): Uint32Array {
+  const bits = new Uint32Array((terms >>> 5) + 1);
   for (const { terms } of derived) for (const { term } of terms) bits[term >>> 5]! |= 1 << (term & 31);
-  return { bits, last };
+  return bits;
 }
