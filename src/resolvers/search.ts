@@ -7,14 +7,13 @@ import { readScrollId, scrollIdAfter, scrollSort, scrollStart } from '../search/
 import { SEARCHED_TYPES } from '../search/documents.ts';
 import { DEFAULT_MAX_AGG_VALUES, facetsOf } from '../search/facets.ts';
 import { parseFilters, type AndFilterInput, type FacetFilterInput } from '../search/filters.ts';
-import { matchedFields } from '../search/matched-fields.ts';
 import type { TextField } from '../search/fields.ts';
 import { runSearch } from '../search/query.ts';
 import type { Match, RankedMatches } from '../search/ranked-matches.ts';
 import { parseSort, type SearchSort, type SearchSortInput } from '../search/sort.ts';
 import type { AspectReader } from '../store/catalogue.ts';
 import type { QueryContext } from './context.ts';
-import { facetDisplayName, searchedEntity } from './search-views.ts';
+import { AggregationView, SearchResultView, searchedEntity } from './search-views.ts';
 
 /** DataHub's default page size for search, and the most one page may hold (its Elasticsearch window). */
 export const DEFAULT_COUNT = 10;
@@ -82,14 +81,13 @@ function pageSize(count: number | null | undefined): number {
 }
 
 function results(reader: AspectReader, page: readonly Match[], flags: SearchFlags | null | undefined) {
-  // DataHub finds matched fields by highlighting, which skipHighlighting turns off.
   const highlight = flags?.skipHighlighting !== true;
-  return page.flatMap((match) => {
+  const answers: SearchResultView[] = [];
+  for (const match of page) {
     const entity = searchedEntity(reader, match.urn);
-    if (entity === null) return [];
-    const matched = highlight ? () => matchedFields(reader, match) : [];
-    return [{ entity, matchedFields: matched, insights: [], extraProperties: [] }];
-  });
+    if (entity !== null) answers.push(new SearchResultView(reader, match, entity, highlight));
+  }
+  return answers;
 }
 
 function facets(
@@ -103,12 +101,7 @@ function facets(
     field: facet.field,
     displayName: facet.displayName,
     entity: null,
-    aggregations: facet.aggregations.map(({ value, count }) => ({
-      value,
-      count,
-      entity: () => searchedEntity(reader, value),
-      displayName: () => facetDisplayName(reader, facet.field, value),
-    })),
+    aggregations: facet.aggregations.map(({ value, count }) => new AggregationView(reader, facet.field, value, count)),
   }));
 }
 
