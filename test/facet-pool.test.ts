@@ -6,6 +6,7 @@ import { test } from 'uvu';
 
 import type { FacetValues } from '../src/search/documents.ts';
 import { FacetPool } from '../src/search/facet-pool.ts';
+import { facetsOf } from '../src/search/facets.ts';
 
 const facets = (tags: string[], customProperties: string[] = []): FacetValues => ({
   entityType: 'DATASET',
@@ -69,6 +70,48 @@ test('lists that join alike are still told apart', () => {
   assert.equal([...joined.tags], ['urn:li:tag:a\u0000urn:li:tag:b']);
   assert.equal([...two.tags], ['urn:li:tag:a', 'urn:li:tag:b']);
   assert.is(pool.lists, 2);
+});
+
+test('entities with the same facet-counted values share one group, let go with the last of them', () => {
+  const pool = new FacetPool();
+  const a = pool.share(facets(['urn:li:tag:pii'], ['run=1']));
+  const b = pool.share(facets(['urn:li:tag:pii'], ['run=2']));
+  const c = pool.share({ ...facets(['urn:li:tag:pii']), owners: ['urn:li:corpuser:ann'] });
+  assert.ok(a.group !== undefined && Object.is(a.group, b.group));
+  assert.not.ok(Object.is(a.group, c.group));
+  assert.is(pool.groups, 2);
+  assert.equal([...c.group!.owners], ['urn:li:corpuser:ann']);
+  pool.release(a);
+  assert.is(pool.groups, 2, 'b still holds the group a shared');
+  pool.release(b);
+  pool.release(c);
+  assert.is(pool.groups, 0);
+});
+
+test('facets counted by group are those counted match by match', () => {
+  const pool = new FacetPool();
+  const made = (tags: string[], platform: string, owners: string[]): FacetValues => ({
+    ...facets(tags),
+    platform: `urn:li:dataPlatform:${platform}`,
+    owners,
+  });
+  const plain: FacetValues[] = [];
+  for (let i = 0; i < 300; i++) {
+    const owners = i % 7 === 0 ? [] : [`urn:li:corpuser:u${i % 23}`, ...(i % 5 === 0 ? ['urn:li:corpuser:x'] : [])];
+    plain.push(
+      made(i % 3 === 0 ? ['urn:li:tag:a', `urn:li:tag:t${i % 19}`] : [], ['hive', 'kafka', 's3'][i % 3]!, owners),
+    );
+  }
+  const shared = plain.map((values) => pool.share(values));
+  assert.ok(pool.groups < plain.length);
+  const selected = new Map([['platform', ['urn:li:dataPlatform:mysql']]]);
+  for (const max of [3, 20, 100]) {
+    // Twice: a group's count from one search must not leak into the next.
+    assert.equal(facetsOf(shared, selected, max), facetsOf(plain, selected, max));
+    assert.equal(facetsOf(shared.slice(0, 50), selected, max), facetsOf(plain.slice(0, 50), selected, max));
+  }
+  const owners = facetsOf(shared, selected, 100).find((facet) => facet.field === 'owners')!.aggregations;
+  assert.equal(owners.find((aggregation) => aggregation.value === 'urn:li:corpuser:x')?.count, 51);
 });
 
 test.run();

@@ -3,6 +3,8 @@
 
 import type { AspectReader } from '../store/catalogue.ts';
 import { aspectObject, str, urnId } from '../aspects/read.ts';
+import { matchedFields, type MatchedField } from '../search/matched-fields.ts';
+import type { Match } from '../search/ranked-matches.ts';
 import { parseDatasetUrn } from '../urn.ts';
 import { ContainerView } from './views/container.ts';
 import { DatasetView } from './views/dataset.ts';
@@ -63,5 +65,53 @@ export function facetDisplayName(reader: AspectReader, field: string, value: str
       );
     default:
       return null;
+  }
+}
+
+// The two below are classes, not objects of closures: a page makes one per result and per facet value, and a
+// closure made per item costs more than a method on the prototype (graphql-js calls either the same way).
+
+/** One of a page's results; its matched fields are worked out only when the document selects them. */
+export class SearchResultView {
+  readonly insights = [];
+  readonly extraProperties = [];
+  readonly entity: EntityView;
+  readonly #reader: AspectReader;
+  readonly #match: Match;
+  readonly #highlight: boolean;
+
+  constructor(reader: AspectReader, match: Match, entity: EntityView, highlight: boolean) {
+    this.entity = entity;
+    this.#reader = reader;
+    this.#match = match;
+    this.#highlight = highlight;
+  }
+
+  /** DataHub finds matched fields by highlighting, which searchFlags.skipHighlighting turns off. */
+  matchedFields(): MatchedField[] {
+    return this.#highlight ? matchedFields(this.#reader, this.#match) : [];
+  }
+}
+
+/** One value of a facet with its count; the entity it names and its display name only when selected. */
+export class AggregationView {
+  readonly value: string;
+  readonly count: number;
+  readonly #reader: AspectReader;
+  readonly #field: string;
+
+  constructor(reader: AspectReader, field: string, value: string, count: number) {
+    this.value = value;
+    this.count = count;
+    this.#reader = reader;
+    this.#field = field;
+  }
+
+  entity(): EntityView | null {
+    return searchedEntity(this.#reader, this.value);
+  }
+
+  displayName(): string | null {
+    return facetDisplayName(this.#reader, this.#field, this.value);
   }
 }

@@ -7,14 +7,13 @@ import { readScrollId, scrollIdAfter, scrollSort, scrollStart } from '../search/
 import { SEARCHED_TYPES } from '../search/documents.ts';
 import { DEFAULT_MAX_AGG_VALUES, facetsOf } from '../search/facets.ts';
 import { parseFilters, type AndFilterInput, type FacetFilterInput } from '../search/filters.ts';
-import { matchedFields } from '../search/matched-fields.ts';
 import type { TextField } from '../search/fields.ts';
 import { runSearch } from '../search/query.ts';
 import type { Match, RankedMatches } from '../search/ranked-matches.ts';
 import { parseSort, type SearchSort, type SearchSortInput } from '../search/sort.ts';
 import type { AspectReader } from '../store/catalogue.ts';
 import type { QueryContext } from './context.ts';
-import { facetDisplayName, searchedEntity } from './search-views.ts';
+import { AggregationView, SearchResultView, searchedEntity } from './search-views.ts';
 
 /** DataHub's default page size for search, and the most one page may hold (its Elasticsearch window). */
 export const DEFAULT_COUNT = 10;
@@ -69,16 +68,10 @@ async function matchesOf(
   const filter = parseFilters(input.orFilters, input.filters);
   const includeSoftDeleted = input.searchFlags?.includeSoftDeleted === true;
   const index = await search.current();
-  const key = JSON.stringify([
-    types,
-    input.query,
-    input.orFilters,
-    input.filters,
-    includeSoftDeleted,
-    fields,
-    sort.criteria,
-  ]);
-  const matches = runSearch(index, { types, query: input.query, filter, includeSoftDeleted, fields, sort }, key);
+  const filterKey = JSON.stringify([types, input.orFilters, input.filters, includeSoftDeleted]);
+  const key = JSON.stringify([filterKey, input.query, fields, sort.criteria]);
+  const request = { types, query: input.query, filter, includeSoftDeleted, fields, sort, filterKey };
+  const matches = runSearch(index, request, key);
   return { matches, selected: filter.selected };
 }
 
@@ -88,14 +81,13 @@ function pageSize(count: number | null | undefined): number {
 }
 
 function results(reader: AspectReader, page: readonly Match[], flags: SearchFlags | null | undefined) {
-  // DataHub finds matched fields by highlighting, which skipHighlighting turns off.
   const highlight = flags?.skipHighlighting !== true;
-  return page.flatMap((match) => {
+  const answers: SearchResultView[] = [];
+  for (const match of page) {
     const entity = searchedEntity(reader, match.urn);
-    if (entity === null) return [];
-    const matched = highlight ? () => matchedFields(reader, match) : [];
-    return [{ entity, matchedFields: matched, insights: [], extraProperties: [] }];
-  });
+    if (entity !== null) answers.push(new SearchResultView(reader, match, entity, highlight));
+  }
+  return answers;
 }
 
 function facets(
@@ -109,12 +101,7 @@ function facets(
     field: facet.field,
     displayName: facet.displayName,
     entity: null,
-    aggregations: facet.aggregations.map(({ value, count }) => ({
-      value,
-      count,
-      entity: () => searchedEntity(reader, value),
-      displayName: () => facetDisplayName(reader, facet.field, value),
-    })),
+    aggregations: facet.aggregations.map(({ value, count }) => new AggregationView(reader, facet.field, value, count)),
   }));
 }
 

@@ -74,6 +74,19 @@ export class DocumentSource {
     return (this.#namedTags ??= [...new Set([...this.tags, ...this.columns.columnTags])]);
   }
 
+  /**
+   * The lines of `field`'s text (text(field).split('\n')), a column field's read from the columns alone:
+   * matched fields look for a word in one of them, and need neither the columns' tags nor the joined text.
+   */
+  lines(field: TextField): readonly string[] {
+    if (this.#columns === undefined && this.#entityType === 'DATASET') {
+      if (field === 'fieldPaths') return splitLines(columnPaths(this.#aspect('schemaMetadata')));
+      if (field === 'fieldDescriptions')
+        return splitLines(columnDescriptions(this.#aspect('schemaMetadata'), this.#aspect('editableSchemaMetadata')));
+    }
+    return this.text(field).split('\n');
+  }
+
   text(field: TextField): string {
     const reader = this.#reader;
     switch (field) {
@@ -216,6 +229,34 @@ function columns(schema: JsonObject | null, editable: JsonObject | null): Column
     columnTags.push(...tagUrns(obj(field, 'globalTags')), ...tagUrns(obj(edit, 'globalTags')));
   }
   return { fieldPaths, fieldDescriptions, columnTags };
+}
+
+/** What columns() answers as fieldPaths, read alone. */
+function columnPaths(schema: JsonObject | null): string[] {
+  return objects(schema, 'fields').map((field) => simplePath(str(field, 'fieldPath') ?? ''));
+}
+
+/** What columns() answers as fieldDescriptions, read alone. */
+function columnDescriptions(schema: JsonObject | null, editable: JsonObject | null): string[] {
+  const edited = objects(editable, 'editableSchemaFieldInfo');
+  const edits = edited.length === 0 ? null : new Map<string, JsonObject>();
+  for (const info of edited) {
+    const path = str(info, 'fieldPath');
+    if (path !== null) edits!.set(path, info);
+  }
+  const descriptions: string[] = [];
+  for (const field of objects(schema, 'fields')) {
+    const edit = edits === null ? undefined : edits.get(str(field, 'fieldPath') ?? '');
+    const description = currentDescription(str(edit, 'description'), field);
+    if (description !== null) descriptions.push(description);
+  }
+  return descriptions;
+}
+
+/** `lines` joined and split at every newline again: the lines of the text they make. */
+function splitLines(lines: string[]): readonly string[] {
+  if (lines.length === 0) return [''];
+  return lines.some((line) => line.includes('\n')) ? lines.join('\n').split('\n') : lines;
 }
 
 /** A v2 field path without its `[version=2.0].[type=...]` parts, as DataHub's simplified fieldPaths. */

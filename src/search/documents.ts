@@ -34,6 +34,24 @@ export interface FacetValues {
   customProperties: readonly string[];
   /** DataHub's browsePathV2 value (browse-path.ts); null for types without one. */
   browsePathV2: string | null;
+  /** The facet-counted values, shared by every indexed entity holding the same (facet-pool.ts). */
+  group?: FacetGroup;
+}
+
+/**
+ * The values facets count (facets.ts), one object for every entity holding the same ones: a search counts
+ * its matches per group, then each group's values once.
+ */
+export interface FacetGroup {
+  readonly entityType: string;
+  readonly platform: string | null;
+  readonly origin: string | null;
+  readonly container: string | null;
+  readonly tags: readonly string[];
+  readonly owners: readonly string[];
+  /** Scratch of the facet count running (facets.ts, synchronous): which count, and its matches so far. */
+  countedIn: number;
+  hits: number;
 }
 
 export interface SearchDocument {
@@ -68,18 +86,21 @@ export function searchDocument(reader: AspectReader, urn: string): SearchDocumen
 }
 
 /**
- * Only `fields` of `urn`'s document text, or null when it is not searched: what matchedFields needs of a
- * page's results, without the columns, tags or owners of a document whose match was in its name.
+ * The lines of only `fields` of `urn`'s document text (DocumentSource.lines), or null when it is not
+ * searched: what matchedFields needs of a page's results, without the columns, tags or owners of a
+ * document whose match was in its name.
  */
-export function documentFields(
+export function documentLines(
   reader: AspectReader,
   urn: string,
   fields: Iterable<TextField>,
-): Map<TextField, string> | null {
+): Map<TextField, readonly string[]> | null {
   const entityType = searchedType(reader, urn);
   if (entityType === null) return null;
   const source = new DocumentSource(reader, urn, entityType);
-  return new Map([...fields].map((field) => [field, source.text(field)]));
+  const lines = new Map<TextField, readonly string[]>();
+  for (const field of fields) lines.set(field, source.lines(field));
+  return lines;
 }
 
 function searchedType(reader: AspectReader, urn: string): string | null {

@@ -1,9 +1,9 @@
-// Facet values as one string object per distinct value, and lists of them (tags, owners) as one array per
-// distinct list, counted: counting facets and filtering over many matches then compare pointers and read
-// few objects, and a value or list no indexed entity holds any more is let go.
-// Knows facet values only, never the index.
+// Facet values as one string object per distinct value, lists of them (tags, owners) as one array per
+// distinct list, and the facet-counted values of an entity as one group per distinct combination, counted:
+// counting facets and filtering over many matches then compare pointers and read few objects, and a value,
+// list or group no indexed entity holds any more is let go. Knows facet values only, never the index.
 
-import type { FacetValues } from './documents.ts';
+import type { FacetGroup, FacetValues } from './documents.ts';
 
 const NONE: readonly string[] = Object.freeze([]);
 
@@ -13,6 +13,8 @@ export class FacetPool {
   // A list's values as JSON (no two lists alike, whatever characters they hold) → the one array kept for
   // it, and how many entities share it.
   #lists = new Map<string, { list: readonly string[]; count: number }>();
+  // The group's values (lists by their keys above) → the group, and how many entities share it.
+  #groups = new Map<string, { group: FacetGroup; count: number }>();
 
   /** How many distinct values are kept. */
   get size(): number {
@@ -24,6 +26,11 @@ export class FacetPool {
     return this.#lists.size;
   }
 
+  /** How many distinct groups of facet-counted values are kept. */
+  get groups(): number {
+    return this.#groups.size;
+  }
+
   /**
    * `facets` with its values replaced by the kept ones. Custom properties are left as they are: their values
    * (times, run ids) are mostly unique, and nobody counts facets of them.
@@ -31,15 +38,34 @@ export class FacetPool {
   share(facets: FacetValues): FacetValues {
     const one = (value: string | null) => (value === null ? null : this.#take(value));
     const many = (values: readonly string[]) => this.#takeList(values.map((value) => this.#take(value)));
-    return {
-      ...facets,
+    const counted = {
       entityType: this.#take(facets.entityType),
       platform: one(facets.platform),
       origin: one(facets.origin),
       container: one(facets.container),
-      typeNames: many(facets.typeNames),
       tags: many(facets.tags),
       owners: many(facets.owners),
+    };
+    // Every field named in one literal, none spread or added later: objects of one layout, their fields in
+    // the object itself, so counting facets over many matches reads each match once (a spread copy given
+    // another field made every read of it several times slower).
+    const { name, removed, customProperties, browsePathV2 } = facets;
+    const { entityType, platform, origin, container, tags, owners } = counted;
+    const typeNames = many(facets.typeNames);
+    const group = this.#takeGroup(counted);
+    return {
+      entityType,
+      name,
+      platform,
+      origin,
+      typeNames,
+      tags,
+      container,
+      owners,
+      removed,
+      customProperties,
+      browsePathV2,
+      group,
     };
   }
 
@@ -51,6 +77,23 @@ export class FacetPool {
       for (const value of values) this.#drop(value);
       this.#dropList(values);
     }
+    if (facets.group === undefined) return;
+    const key = groupKey(facets);
+    const kept = this.#groups.get(key);
+    if (kept !== undefined && --kept.count === 0) this.#groups.delete(key);
+  }
+
+  #takeGroup(facets: Omit<FacetGroup, 'countedIn' | 'hits'>): FacetGroup {
+    const key = groupKey(facets);
+    const kept = this.#groups.get(key);
+    if (kept !== undefined) {
+      kept.count++;
+      return kept.group;
+    }
+    const { entityType, platform, origin, container, tags, owners } = facets;
+    const group: FacetGroup = { entityType, platform, origin, container, tags, owners, countedIn: 0, hits: 0 };
+    this.#groups.set(key, { group, count: 1 });
+    return group;
   }
 
   // Most entities have no tags or types and share their owners: one array for each distinct list, which
@@ -88,4 +131,10 @@ export class FacetPool {
     const kept = this.#values.get(value);
     if (kept !== undefined && --kept.count === 0) this.#values.delete(value);
   }
+}
+
+// JSON of each part: no two groups alike share a key, whatever characters their values hold.
+function groupKey(facets: Omit<FacetGroup, 'countedIn' | 'hits'>): string {
+  const { entityType, platform, origin, container, tags, owners } = facets;
+  return JSON.stringify([entityType, platform, origin, container, tags, owners]);
 }

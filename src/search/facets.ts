@@ -3,7 +3,7 @@
 // aggregations run on the filtered query), with each filtered-on value listed even at count 0 as DataHub
 // adds it back. Filters read the same fields of FacetValues on their own (filters.ts).
 
-import type { FacetValues } from './documents.ts';
+import type { FacetGroup, FacetValues } from './documents.ts';
 
 /** The facet fields answered, with DataHub's display names, in the order answers list them. */
 const FACET_FIELDS = [
@@ -44,8 +44,9 @@ export function facetsOf(
   });
 }
 
-// One pass over the matches for every field at once, reading each value straight off the entity: a search
-// matching most of the catalogue pays for this per match, so no reader is called and no array is made.
+// One pass over the matches for every field at once. Matches sharing a group (facet-pool.ts: most do) are
+// counted as one, its values added once with their number: a search matching most of the catalogue pays a
+// pointer read per match, no string compared and no array walked.
 function countValues(matches: readonly FacetValues[]): Record<FacetField, ValueCounter> {
   const counts = {
     _entityType: new ValueCounter(),
@@ -55,15 +56,36 @@ function countValues(matches: readonly FacetValues[]): Record<FacetField, ValueC
     tags: new ValueCounter(),
     owners: new ValueCounter(),
   };
+  const count = ++counted;
+  const groups: FacetGroup[] = [];
   for (const facets of matches) {
-    counts._entityType.add(facets.entityType);
-    counts.platform.add(facets.platform);
-    counts.origin.add(facets.origin);
-    counts.container.add(facets.container);
-    for (const tag of facets.tags) counts.tags.add(tag);
-    for (const owner of facets.owners) counts.owners.add(owner);
+    const group = facets.group;
+    if (group === undefined) addValues(counts, facets, 1);
+    else if (group.countedIn === count) group.hits++;
+    else {
+      group.countedIn = count;
+      group.hits = 1;
+      groups.push(group);
+    }
   }
+  for (const group of groups) addValues(counts, group, group.hits);
   return counts;
+}
+
+/** Facet counts made so far: each marks the groups it counted. */
+let counted = 0;
+
+function addValues(
+  counts: Record<FacetField, ValueCounter>,
+  values: Omit<FacetGroup, 'countedIn' | 'hits'>,
+  times: number,
+): void {
+  counts._entityType.add(values.entityType, times);
+  counts.platform.add(values.platform, times);
+  counts.origin.add(values.origin, times);
+  counts.container.add(values.container, times);
+  for (const tag of values.tags) counts.tags.add(tag, times);
+  for (const owner of values.owners) counts.owners.add(owner, times);
 }
 
 /** Few distinct values are kept in a list; past this many, in a map. */
@@ -79,25 +101,26 @@ class ValueCounter {
   readonly #counts: number[] = [];
   #map: Map<string, number> | null = null;
 
-  add(value: string | null): void {
+  /** Counts `value` `times` more. */
+  add(value: string | null, times: number): void {
     if (value === null) return;
     if (this.#map !== null) {
-      this.#map.set(value, (this.#map.get(value) ?? 0) + 1);
+      this.#map.set(value, (this.#map.get(value) ?? 0) + times);
       return;
     }
     const values = this.#values;
     for (let i = 0; i < values.length; i++)
       if (values[i] === value) {
-        this.#counts[i]!++;
+        this.#counts[i]! += times;
         return;
       }
     if (values.length < LISTED_VALUES) {
       values.push(value);
-      this.#counts.push(1);
+      this.#counts.push(times);
       return;
     }
     this.#map = this.entries();
-    this.#map.set(value, 1);
+    this.#map.set(value, times);
   }
 
   /** Value → count. */

@@ -9,6 +9,8 @@ export type TermMatches = Record<string, TextField[]>;
 /** A query's matches, in no particular order; valid until the index next changes. */
 export interface IndexResult<T = unknown> {
   readonly size: number;
+  /** Each match's score, by position. */
+  readonly scores: Float64Array;
   id(i: number): string;
   /** What the caller stored with the document (put's `payload`): read by number, with no lookup by id. */
   payload(i: number): T | undefined;
@@ -16,7 +18,14 @@ export interface IndexResult<T = unknown> {
   matches(i: number): TermMatches;
 }
 
-export const NO_RESULT: IndexResult<never> = { size: 0, id: noHit, payload: noHit, score: noHit, matches: noHit };
+export const NO_RESULT: IndexResult<never> = {
+  size: 0,
+  scores: new Float64Array(0),
+  id: noHit,
+  payload: noHit,
+  score: noHit,
+  matches: noHit,
+};
 function noHit(i: number): never {
   throw new RangeError(`no hit ${i} in an empty result`);
 }

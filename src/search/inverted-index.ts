@@ -10,6 +10,7 @@ import { fuzzyEdits } from './term-neighbours.ts';
 import { PostingList, PostingSlabs } from './posting-list.ts';
 import type { BuiltIndex } from './built-index.ts';
 import { NO_RESULT, type IndexResult, type TermMatches } from './index-result.ts';
+import { FilterVerdicts, KEPT, REFUSED, UNASKED, type DocumentFilter } from './filter-verdicts.ts';
 
 const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
 /** Weights of a word found as a prefix or with a typo, relative to the word as typed (MiniSearch's). */
@@ -42,6 +43,7 @@ export class InvertedIndex<T = unknown> {
   // Per-query scratch, reused: a document's score and how many query words it has matched so far.
   #score = new Float64Array(0);
   #count = new Uint32Array(0);
+  #verdicts = new FilterVerdicts();
 
   /** An empty index, or the one a first build laid out (index-builder.ts), document d carrying payloads[d]. */
   constructor(built?: BuiltIndex, payloads: (T | undefined)[] = []) {
@@ -71,6 +73,7 @@ export class InvertedIndex<T = unknown> {
   /** Adds the document `id`, or replaces it when already there; a query's result hands back `payload` with it. */
   put(id: string, text: DocumentText, payload?: T): void {
     this.remove(id);
+    this.#verdicts.clear();
     const doc = this.#freeDocs.pop() ?? this.#ids.length;
     this.#ids[doc] = id;
     this.#payloads[doc] = payload;
@@ -100,6 +103,7 @@ export class InvertedIndex<T = unknown> {
   remove(id: string): void {
     const doc = this.#byId.get(id);
     if (doc === undefined) return;
+    this.#verdicts.clear();
     this.#byId.delete(id);
     this.#payloads[doc] = undefined;
     const keys = this.#docTerms[doc]!;
@@ -155,10 +159,13 @@ export class InvertedIndex<T = unknown> {
   };
 
   /**
-   * The documents matching every word of `query` (in `fields` only, when given), in no particular order:
-   * their scores at once, the terms they matched only when asked, for the few a page shows.
+   * The documents matching every word of `query` (in `fields` only, when given) that `filter` keeps (when
+   * given; a document stored without a payload is then left out), in no particular order: their scores at
+   * once, the terms they matched only when asked, for the few a page shows. The filter is asked of a
+   * document the rarest word matches before it is scored, and its answer kept until the index changes, so
+   * documents it refuses cost a byte read (Elasticsearch applies a filter as a set of documents too).
    */
-  query(query: string, fields?: readonly TextField[]): IndexResult<T> {
+  query(query: string, fields?: readonly TextField[], filter?: DocumentFilter<T>): IndexResult<T> {
     const tokens = tokenize(query);
     const words = [...new Set(tokens)];
     if (words.length === 0) return NO_RESULT;
@@ -180,24 +187,29 @@ export class InvertedIndex<T = unknown> {
       this.#count = new Uint32Array(Math.ceil(n * 1.25));
     }
     const touched: number[] = [];
+    const verdicts = filter === undefined ? null : this.#verdicts.of(filter.key, n);
     derived.forEach(({ terms }, word) => {
-      for (const { term, weight } of terms) this.#accumulate(term, weight, word, allowed, touched);
+      for (const { term, weight } of terms)
+        this.#accumulate(term, weight, word, allowed, touched, verdicts, filter ?? null);
     });
     const all = words.length;
-    const docs: number[] = [];
-    const scores: number[] = [];
+    const found = new Uint32Array(touched.length);
+    const scores = new Float64Array(touched.length);
+    let size = 0;
     for (const doc of touched) {
       // MiniSearch multiplies by the number of query words matched: here always all of them.
       if (this.#count[doc] === all) {
-        docs.push(doc);
-        scores.push(this.#score[doc]! * all);
+        found[size] = doc;
+        scores[size++] = this.#score[doc]! * all;
       }
       this.#score[doc] = 0;
       this.#count[doc] = 0;
     }
-    const matched = new Set(derived.flatMap(({ terms }) => terms.map(({ term }) => term)));
+    const docs = found.subarray(0, size);
+    const matched = termBits(derived, this.#lists.length);
     return {
-      size: docs.length,
+      size,
+      scores: scores.subarray(0, size),
       id: (i) => this.#ids[docs[i]!]!,
       payload: (i) => this.#payloads[docs[i]!],
       score: (i) => scores[i]!,
@@ -206,16 +218,21 @@ export class InvertedIndex<T = unknown> {
   }
 
   // The query terms a document holds, by field: read from the document's own terms, not the postings.
-  #matches(doc: number, matched: ReadonlySet<number>, allowed: ReadonlySet<number> | null): TermMatches {
+  #matches(doc: number, matched: Uint32Array, allowed: ReadonlySet<number> | null): TermMatches {
     const found: TermMatches = {};
     const keys = this.#docTerms[doc];
     if (keys === null || keys === undefined) return found;
-    for (const key of keys) {
+    // Every term a document holds has its bit: no range check, one branch (rarely taken) per term.
+    for (let k = 0; k < keys.length; k++) {
+      const key = keys[k]!;
       const term = key >>> 4;
+      if ((matched[term >>> 5]! & (1 << (term & 31))) === 0) continue;
       const f = key & 15;
-      if (!matched.has(term) || (allowed !== null && !allowed.has(f))) continue;
+      if (allowed !== null && !allowed.has(f)) continue;
       const text = this.#terms.text(term);
-      found[text] = [...(found[text] ?? []), TEXT_FIELDS[f]!];
+      const fields = found[text];
+      if (fields === undefined) found[text] = [TEXT_FIELDS[f]!];
+      else fields.push(TEXT_FIELDS[f]!);
     }
     return found;
   }
@@ -260,8 +277,11 @@ export class InvertedIndex<T = unknown> {
     word: number,
     allowed: ReadonlySet<number> | null,
     touched: number[],
+    verdicts: Uint8Array | null,
+    filter: DocumentFilter<T> | null,
   ): void {
     const live = this.#byId.size;
+    const counts = this.#count;
     for (let list = this.#lists[term] ?? null; list !== null; list = list.next) {
       const f = list.field;
       if ((allowed !== null && !allowed.has(f)) || list.live === 0) continue;
@@ -272,13 +292,20 @@ export class InvertedIndex<T = unknown> {
       const { docs, start } = list;
       for (let i = start; i < start + list.length; i++) {
         const doc = docs[i]!;
-        const count = this.#count[doc]!;
+        const count = counts[doc]!;
         // A document counts when it matched every earlier word; a second term of this word adds to it.
         if (count !== word && count !== word + 1) continue;
-        if (this.#docTerms[doc] === null) continue;
         if (count === word) {
-          this.#count[doc] = word + 1;
-          if (word === 0) touched.push(doc);
+          if (word === 0) {
+            // Removed documents' postings stay until their list is cleaned (the filter refuses them too);
+            // a later word's documents all passed here.
+            if (verdicts !== null) {
+              const verdict = verdicts[doc];
+              if (verdict === REFUSED || (verdict === UNASKED && !this.#asked(doc, verdicts, filter!))) continue;
+            } else if (this.#docTerms[doc] === null) continue;
+            touched.push(doc);
+          }
+          counts[doc] = word + 1;
         }
         const tf = list.freq(i);
         const norm = 1 - BM25.b + (BM25.b * lengths[doc]!) / average;
@@ -286,4 +313,19 @@ export class InvertedIndex<T = unknown> {
       }
     }
   }
+
+  // Asks `filter` of `doc` and notes its answer.
+  #asked(doc: number, verdicts: Uint8Array, filter: DocumentFilter<T>): boolean {
+    const payload = this.#payloads[doc];
+    const kept = this.#docTerms[doc] !== null && payload !== undefined && filter.keeps(payload, this.#ids[doc]!);
+    verdicts[doc] = kept ? KEPT : REFUSED;
+    return kept;
+  }
+}
+
+/** A query's terms as bits over every term number below `terms`, for the few documents a page shows. */
+function termBits(derived: readonly { terms: Derived }[], terms: number): Uint32Array {
+  const bits = new Uint32Array((terms >>> 5) + 1);
+  for (const { terms } of derived) for (const { term } of terms) bits[term >>> 5]! |= 1 << (term & 31);
+  return bits;
 }

@@ -2,10 +2,10 @@
 // (the name, the column path, the tag...) that holds them. Worked out for a page's results only.
 
 import type { AspectReader } from '../store/catalogue.ts';
-import { documentFields } from './documents.ts';
+import { documentLines } from './documents.ts';
 import { FIELD_WEIGHTS, type TextField } from './fields.ts';
 import type { Match } from './ranked-matches.ts';
-import { NOT_ASCII, tokenize } from './text.ts';
+import { NOT_ASCII, tokenize, visitAsciiTerms } from './text.ts';
 
 export interface MatchedField {
   name: string;
@@ -14,17 +14,16 @@ export interface MatchedField {
 
 /** The fields `match` was found in, heaviest first, each with the line of it that holds a matched word. */
 export function matchedFields(reader: AspectReader, match: Match): MatchedField[] {
-  const entries = Object.entries(match.terms());
-  if (entries.length === 0) return [];
-  const document = documentFields(reader, match.urn, new Set(entries.flatMap(([, fields]) => fields)));
+  const terms = match.terms();
+  const fields = new Set<TextField>();
+  for (const term in terms) for (const field of terms[term]!) fields.add(field);
+  if (fields.size === 0) return [];
+  const document = documentLines(reader, match.urn, fields);
   if (document === null) return [];
   const found = new Map<string, MatchedField>();
-  const linesOf = new Map<TextField, string[]>();
-  for (const [term, fields] of entries) {
-    for (const field of fields) {
-      let lines = linesOf.get(field);
-      if (lines === undefined) linesOf.set(field, (lines = (document.get(field) ?? '').split('\n')));
-      const value = lines.find((line) => holds(line, term)) ?? term;
+  for (const term in terms) {
+    for (const field of terms[term]!) {
+      const value = firstHolding(document.get(field)!, term) ?? term;
       const key = `${field}\u0000${value}`;
       if (!found.has(key)) found.set(key, { name: field, value });
     }
@@ -32,9 +31,22 @@ export function matchedFields(reader: AspectReader, match: Match): MatchedField[
   return [...found.values()].sort((a, b) => FIELD_WEIGHTS[b.name as TextField] - FIELD_WEIGHTS[a.name as TextField]);
 }
 
+/** The first of `lines` of which `term` is one of the terms. */
+function firstHolding(lines: readonly string[], term: string): string | undefined {
+  for (const line of lines) if (holds(line, term)) return line;
+  return undefined;
+}
+
 // Whether `term` is one of `line`'s terms. An ASCII line's terms are pieces of it in lower case, so a line
-// without the term as a piece is passed over without being split into terms (most of a table's columns).
+// without the term as a piece is passed over (most of a table's columns), and one with it is checked where
+// its terms stand, none of them made into a string.
 function holds(line: string, term: string): boolean {
-  if (!NOT_ASCII.test(line) && !line.toLowerCase().includes(term)) return false;
-  return tokenize(line).includes(term);
+  if (NOT_ASCII.test(line)) return tokenize(line).includes(term);
+  const lower = line.toLowerCase();
+  if (!lower.includes(term)) return false;
+  let held = false;
+  visitAsciiTerms(line, (start, end) => {
+    if (!held && end - start === term.length && lower.startsWith(term, start)) held = true;
+  });
+  return held;
 }

@@ -22,6 +22,11 @@ export interface SearchRequest {
   fields?: readonly TextField[];
   /** The order (sort.ts); ranked when absent. */
   sort?: SearchSort;
+  /**
+   * The same for the same types, filter and includeSoftDeleted (their inputs as JSON): the index keeps what
+   * the filter said of each entity under it while nothing changes. Absent: asked anew each search.
+   */
+  filterKey?: string;
 }
 
 /** Different words one query may hold: each is looked up, with its prefixes and typos, before any is ranked. */
@@ -47,11 +52,7 @@ let last: { index: IndexSnapshot; version: number; key: string; matches: RankedM
 export function runSearch(index: IndexSnapshot, request: SearchRequest, key: string): RankedMatches {
   if (last !== null && last.index.engine === index.engine && last.version === index.version && last.key === key)
     return last.matches;
-  const types = request.types?.length ? new Set(request.types) : null;
-  const keep = (urn: string, facets: FacetValues) =>
-    (types === null || types.has(facets.entityType)) &&
-    (!facets.removed || request.includeSoftDeleted || request.filter.namesRemoved) &&
-    request.filter.matches(urn, facets);
+  const keep = keeper(request);
   checkQueryWords(request.query);
   const sort = request.sort ?? RANKED;
   const urns: string[] = [];
@@ -59,29 +60,36 @@ export function runSearch(index: IndexSnapshot, request: SearchRequest, key: str
   let matches: RankedMatches;
   if (matchesAll(request.query)) {
     for (const [urn, facets] of index.facets)
-      if (keep(urn, facets)) {
+      if (keep(facets, urn)) {
         urns.push(urn);
         facetsOf.push(facets);
       }
     matches = new RankedMatches(urns, new Float64Array(urns.length), facetsOf, () => ({}), sort);
   } else {
-    const result = index.engine.query(request.query, request.fields);
-    // Sized for every hit; a filter keeps fewer, and the ranking reads only the first urns.length.
-    const scores = new Float64Array(result.size);
-    const hits = new Uint32Array(result.size);
+    // The engine asks the filter before scoring a document: every hit it answers is kept.
+    const filter = { key: request.filterKey ?? null, keeps: keep };
+    const result = index.engine.query(request.query, request.fields, filter);
     for (let i = 0; i < result.size; i++) {
-      // The facet values come with the hit: no lookup by URN per match.
-      const facets = result.payload(i);
-      if (facets === undefined) continue;
-      const urn = result.id(i);
-      if (!keep(urn, facets)) continue;
-      scores[urns.length] = result.score(i);
-      hits[urns.length] = i;
-      urns.push(urn);
-      facetsOf.push(facets);
+      urns.push(result.id(i));
+      facetsOf.push(result.payload(i)!);
     }
-    matches = new RankedMatches(urns, scores.subarray(0, urns.length), facetsOf, (k) => result.matches(hits[k]!), sort);
+    matches = new RankedMatches(urns, result.scores, facetsOf, (k) => result.matches(k), sort);
   }
   last = { index, version: index.version, key, matches };
   return matches;
+}
+
+/**
+ * Whether an entity is kept: of a searched type, not soft-deleted unless asked for, passing the filter. Made
+ * once per search, asked once per entity the query's rarest word matches; the usual search (no types, no
+ * soft-deleted entities) tests only what it needs.
+ */
+function keeper(request: SearchRequest): (facets: FacetValues, urn: string) => boolean {
+  const { filter } = request;
+  const test = filter.matches;
+  const removedToo = request.includeSoftDeleted || filter.namesRemoved;
+  const types = request.types?.length ? new Set(request.types) : null;
+  if (types === null)
+    return removedToo ? (facets, urn) => test(urn, facets) : (facets, urn) => !facets.removed && test(urn, facets);
+  return (facets, urn) => types.has(facets.entityType) && (removedToo || !facets.removed) && test(urn, facets);
 }

@@ -59,12 +59,7 @@ export class RankedMatches {
     const order = this.#order!;
     for (let i = Math.max(0, start); i < last; i++) {
       const k = order[i]!;
-      page.push({
-        urn: this.#urns[k]!,
-        score: this.#scores[k]!,
-        facets: this.#facets[k]!,
-        terms: () => this.#terms(k),
-      });
+      page.push(new PageMatch(this.#urns[k]!, this.#scores[k]!, this.#facets[k]!, this.#terms, k));
     }
     return page;
   }
@@ -165,6 +160,33 @@ export class RankedMatches {
       start = end;
     }
     this.#exact = order.length;
+  }
+}
+
+// A class, not an object of closures: one is made per result of every page.
+class PageMatch implements Match {
+  readonly urn: string;
+  readonly score: number;
+  readonly facets: FacetValues;
+  readonly #terms: (k: number) => Record<string, TextField[]>;
+  readonly #k: number;
+
+  constructor(
+    urn: string,
+    score: number,
+    facets: FacetValues,
+    terms: (k: number) => Record<string, TextField[]>,
+    k: number,
+  ) {
+    this.urn = urn;
+    this.score = score;
+    this.facets = facets;
+    this.#terms = terms;
+    this.#k = k;
+  }
+
+  terms(): Record<string, TextField[]> {
+    return this.#terms(this.#k);
   }
 }
 

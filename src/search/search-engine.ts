@@ -5,6 +5,7 @@
 
 import type { DocumentText, TextField } from './fields.ts';
 import type { IndexResult } from './index-result.ts';
+import type { DocumentFilter } from './filter-verdicts.ts';
 import { InvertedIndex } from './inverted-index.ts';
 
 /**
@@ -19,8 +20,11 @@ export interface SearchEngine<T> {
   put(id: string, text: DocumentText, payload?: T): void;
   /** Removes the document `id`; nothing when it is not there. */
   remove(id: string): void;
-  /** The documents matching every word of `query` (in `fields` only, when given). */
-  query(query: string, fields?: readonly TextField[]): EngineResult<T>;
+  /**
+   * The documents matching every word of `query` (in `fields` only, when given) that `filter` keeps (when
+   * given), asked before a document is scored.
+   */
+  query(query: string, fields?: readonly TextField[], filter?: DocumentFilter<T>): EngineResult<T>;
   readonly size: number;
 }
 

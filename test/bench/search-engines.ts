@@ -346,6 +346,7 @@ async function miniSearchSeam(): Promise<SearchEngine<undefined>> {
       const hits = index.search(query);
       return {
         size: hits.length,
+        scores: Float64Array.from(hits, (hit) => hit.score),
         id: (i) => hits[i]!.id as string,
         payload: () => undefined,
         score: (i) => hits[i]!.score,
