@@ -2,11 +2,16 @@
 // first use, and each text field built from them, so a caller needing one field reads only its aspects.
 // Reads through an AspectReader only; which entities are searched and their facets are documents.ts's.
 
-import type { JsonObject } from '../aspects/json.ts';
+import { isJsonObject, type JsonObject } from '../aspects/json.ts';
 import { aspectObject, obj, objects, str, strings, urnId } from '../aspects/read.ts';
 import { currentDescription } from '../resolvers/views/description.ts';
 import type { AspectReader } from '../store/catalogue.ts';
 import type { TextField } from './fields.ts';
+
+/** Which lines firstLine() looks for: an object with a method, so no closure is made per search. */
+export interface LineTest {
+  holds(line: string): boolean;
+}
 
 /** One entity's parts, each read from its aspects on first use: a field's text reads only what it needs. */
 export class DocumentSource {
@@ -75,16 +80,16 @@ export class DocumentSource {
   }
 
   /**
-   * The lines of `field`'s text (text(field).split('\n')), a column field's read from the columns alone:
-   * matched fields look for a word in one of them, and need neither the columns' tags nor the joined text.
+   * The first of `field`'s lines (its text split at every newline) that `holds`, or undefined: a column field's columns are read
+   * one at a time and the search stops at the first that holds, with no array of lines made.
    */
-  lines(field: TextField): readonly string[] {
+  firstLine(field: TextField, holder: LineTest): string | undefined {
     if (this.#columns === undefined && this.#entityType === 'DATASET') {
-      if (field === 'fieldPaths') return splitLines(columnPaths(this.#aspect('schemaMetadata')));
+      if (field === 'fieldPaths') return firstColumnPath(this.#aspect('schemaMetadata'), holder);
       if (field === 'fieldDescriptions')
-        return splitLines(columnDescriptions(this.#aspect('schemaMetadata'), this.#aspect('editableSchemaMetadata')));
+        return firstColumnDescription(this.#aspect('schemaMetadata'), this.#aspect('editableSchemaMetadata'), holder);
     }
-    return this.text(field).split('\n');
+    return firstOfLines(this.text(field), holder);
   }
 
   text(field: TextField): string {
@@ -146,7 +151,6 @@ const NO_COLUMNS: Columns = { fieldPaths: [], fieldDescriptions: [], columnTags:
 
 function entityParts(reader: AspectReader, urn: string, entityType: string): EntityParts {
   const empty = { qualifiedName: null, platform: null, origin: null };
-  const aspect = (name: string) => aspectObject(reader, urn, name);
   switch (entityType) {
     case 'DATASET': {
       // urn:li:dataset:(urn:li:dataPlatform:hive,db.table,PROD): split at the last two commas, as parseDatasetUrn does.
@@ -154,33 +158,39 @@ function entityParts(reader: AspectReader, urn: string, entityType: string): Ent
       const last = inner.lastIndexOf(',');
       const first = inner.lastIndexOf(',', last - 1);
       const id = inner.slice(first + 1, last);
-      const properties = aspect('datasetProperties');
+      const properties = aspectObject(reader, urn, 'datasetProperties');
       return {
         name: str(properties, 'name') ?? id,
         id,
         qualifiedName: str(properties, 'qualifiedName'),
-        description: currentDescription(str(aspect('editableDatasetProperties'), 'description'), properties),
+        description: currentDescription(
+          str(aspectObject(reader, urn, 'editableDatasetProperties'), 'description'),
+          properties,
+        ),
         properties,
         platform: inner.slice(0, first),
         origin: inner.slice(last + 1),
       };
     }
     case 'CONTAINER': {
-      const properties = aspect('containerProperties');
+      const properties = aspectObject(reader, urn, 'containerProperties');
       return {
         ...empty,
         name: str(properties, 'name') ?? urnId(urn),
         id: urnId(urn),
         qualifiedName: str(properties, 'qualifiedName'),
-        description: currentDescription(str(aspect('editableContainerProperties'), 'description'), properties),
+        description: currentDescription(
+          str(aspectObject(reader, urn, 'editableContainerProperties'), 'description'),
+          properties,
+        ),
         properties,
-        platform: str(aspect('dataPlatformInstance'), 'platform'),
+        platform: str(aspectObject(reader, urn, 'dataPlatformInstance'), 'platform'),
         // DataHub's containers keep their env as a custom property; `origin` is read from there too.
         origin: str(obj(properties, 'customProperties'), 'env') ?? str(obj(properties, 'customProperties'), 'instance'),
       };
     }
     case 'TAG': {
-      const properties = aspect('tagProperties');
+      const properties = aspectObject(reader, urn, 'tagProperties');
       return {
         ...empty,
         name: str(properties, 'name') ?? urnId(urn),
@@ -190,15 +200,15 @@ function entityParts(reader: AspectReader, urn: string, entityType: string): Ent
       };
     }
     case 'CORP_USER': {
-      const info = aspect('corpUserInfo');
-      const editable = aspect('corpUserEditableInfo');
+      const info = aspectObject(reader, urn, 'corpUserInfo');
+      const editable = aspectObject(reader, urn, 'corpUserEditableInfo');
       const name = str(editable, 'displayName') ?? str(info, 'displayName') ?? str(info, 'fullName') ?? urnId(urn);
       const about = [str(info, 'title'), str(info, 'email'), str(editable, 'aboutMe')].filter((part) => part !== null);
       return { ...empty, name, id: urnId(urn), description: about.join(' '), properties: info };
     }
     default: {
-      const info = aspect('corpGroupInfo');
-      const editable = aspect('corpGroupEditableInfo');
+      const info = aspectObject(reader, urn, 'corpGroupInfo');
+      const editable = aspectObject(reader, urn, 'corpGroupEditableInfo');
       return {
         ...empty,
         name: str(info, 'displayName') ?? urnId(urn),
@@ -212,17 +222,13 @@ function entityParts(reader: AspectReader, urn: string, entityType: string): Ent
 
 /** A dataset's column paths, their current descriptions (the edit, else ingested) and their tags. */
 function columns(schema: JsonObject | null, editable: JsonObject | null): Columns {
-  const edits = new Map<string, JsonObject>();
-  for (const info of objects(editable, 'editableSchemaFieldInfo')) {
-    const path = str(info, 'fieldPath');
-    if (path !== null) edits.set(path, info);
-  }
+  const edits = editsByPath(editable);
   const fieldPaths: string[] = [];
   const fieldDescriptions: string[] = [];
   const columnTags: string[] = [];
   for (const field of objects(schema, 'fields')) {
     const path = str(field, 'fieldPath') ?? '';
-    const edit = edits.get(path);
+    const edit = edits?.get(path);
     fieldPaths.push(simplePath(path));
     const description = currentDescription(str(edit, 'description'), field);
     if (description !== null) fieldDescriptions.push(description);
@@ -231,32 +237,55 @@ function columns(schema: JsonObject | null, editable: JsonObject | null): Column
   return { fieldPaths, fieldDescriptions, columnTags };
 }
 
-/** What columns() answers as fieldPaths, read alone. */
-function columnPaths(schema: JsonObject | null): string[] {
-  return objects(schema, 'fields').map((field) => simplePath(str(field, 'fieldPath') ?? ''));
-}
-
-/** What columns() answers as fieldDescriptions, read alone. */
-function columnDescriptions(schema: JsonObject | null, editable: JsonObject | null): string[] {
+/** A dataset's column edits by field path; null when there are none. */
+function editsByPath(editable: JsonObject | null): Map<string, JsonObject> | null {
   const edited = objects(editable, 'editableSchemaFieldInfo');
-  const edits = edited.length === 0 ? null : new Map<string, JsonObject>();
+  if (edited.length === 0) return null;
+  const edits = new Map<string, JsonObject>();
   for (const info of edited) {
     const path = str(info, 'fieldPath');
-    if (path !== null) edits!.set(path, info);
+    if (path !== null) edits.set(path, info);
   }
-  const descriptions: string[] = [];
-  for (const field of objects(schema, 'fields')) {
-    const edit = edits === null ? undefined : edits.get(str(field, 'fieldPath') ?? '');
-    const description = currentDescription(str(edit, 'description'), field);
-    if (description !== null) descriptions.push(description);
-  }
-  return descriptions;
+  return edits;
 }
 
-/** `lines` joined and split at every newline again: the lines of the text they make. */
-function splitLines(lines: string[]): readonly string[] {
-  if (lines.length === 0) return [''];
-  return lines.some((line) => line.includes('\n')) ? lines.join('\n').split('\n') : lines;
+/** The first line of a column path that holds, in columns() order. */
+function firstColumnPath(schema: JsonObject | null, holder: LineTest): string | undefined {
+  const fields = schema?.fields;
+  if (!Array.isArray(fields)) return undefined;
+  for (const field of fields) {
+    if (!isJsonObject(field)) continue;
+    const found = firstOfLines(simplePath(str(field, 'fieldPath') ?? ''), holder);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** The first line of a column description that holds, in columns() order (an edit's description first). */
+function firstColumnDescription(
+  schema: JsonObject | null,
+  editable: JsonObject | null,
+  holder: LineTest,
+): string | undefined {
+  const fields = schema?.fields;
+  if (!Array.isArray(fields)) return undefined;
+  const edits = editsByPath(editable);
+  for (const field of fields) {
+    if (!isJsonObject(field)) continue;
+    const edit = edits?.get(str(field, 'fieldPath') ?? '');
+    const description = currentDescription(str(edit, 'description'), field);
+    if (description === null) continue;
+    const found = firstOfLines(description, holder);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** The first line of `text` that holds. */
+function firstOfLines(text: string, holder: LineTest): string | undefined {
+  if (!text.includes('\n')) return holder.holds(text) ? text : undefined;
+  for (const line of text.split('\n')) if (holder.holds(line)) return line;
+  return undefined;
 }
 
 /** A v2 field path without its `[version=2.0].[type=...]` parts, as DataHub's simplified fieldPaths. */

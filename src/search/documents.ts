@@ -6,7 +6,7 @@ import { entityTypeOf } from '../resolvers/views/entity-registry.ts';
 import type { AspectReader } from '../store/catalogue.ts';
 import { browsePathV2 } from './browse-path.ts';
 import { DocumentSource } from './document-source.ts';
-import { TEXT_FIELDS, type DocumentText, type TextField } from './fields.ts';
+import { TEXT_FIELDS, type DocumentText } from './fields.ts';
 
 /** The entity types searched, by URN entity type, with DataHub's EntityType name. */
 export const SEARCHED_TYPES: ReadonlyMap<string, string> = new Map([
@@ -86,21 +86,12 @@ export function searchDocument(reader: AspectReader, urn: string): SearchDocumen
 }
 
 /**
- * The lines of only `fields` of `urn`'s document text (DocumentSource.lines), or null when it is not
- * searched: what matchedFields needs of a page's results, without the columns, tags or owners of a
- * document whose match was in its name.
+ * The source of `urn`'s document text (DocumentSource: each part read on first use), or null when it is not
+ * searched: what matchedFields reads a page's results' lines from, one field at a time.
  */
-export function documentLines(
-  reader: AspectReader,
-  urn: string,
-  fields: Iterable<TextField>,
-): Map<TextField, readonly string[]> | null {
+export function documentSource(reader: AspectReader, urn: string): DocumentSource | null {
   const entityType = searchedType(reader, urn);
-  if (entityType === null) return null;
-  const source = new DocumentSource(reader, urn, entityType);
-  const lines = new Map<TextField, readonly string[]>();
-  for (const field of fields) lines.set(field, source.lines(field));
-  return lines;
+  return entityType === null ? null : new DocumentSource(reader, urn, entityType);
 }
 
 function searchedType(reader: AspectReader, urn: string): string | null {
