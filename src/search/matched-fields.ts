@@ -29,6 +29,8 @@ export function matchedFields(reader: AspectReader, match: Match): MatchedField[
       if (!found.some((entry) => entry.name === field && entry.value === value)) found.push({ name: field, value });
     }
   }
+  // Most results match in one field: nothing to sort.
+  if (found.length < 2) return found;
   return found.sort((a, b) => FIELD_WEIGHTS[b.name as TextField] - FIELD_WEIGHTS[a.name as TextField]);
 }
 
@@ -41,7 +43,7 @@ class LineHolder implements LineTest {
 
   constructor(term: string) {
     this.#term = term;
-    this.#anyCase = new RegExp(term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
+    this.#anyCase = anyCase(term);
   }
 
   // An ASCII line's terms are pieces of it in lower case: one holding the term somewhere is checked where
@@ -57,4 +59,19 @@ class LineHolder implements LineTest {
     });
     return held;
   }
+}
+
+// Made once per term for the next searches too: a page's terms recur across searches, and a RegExp costs
+// more to make than to run. Bounded: emptied when full.
+const patterns = new Map<string, RegExp>();
+const MAX_PATTERNS = 4096;
+
+function anyCase(term: string): RegExp {
+  let pattern = patterns.get(term);
+  if (pattern === undefined) {
+    if (patterns.size >= MAX_PATTERNS) patterns.clear();
+    pattern = new RegExp(term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
+    patterns.set(term, pattern);
+  }
+  return pattern;
 }
