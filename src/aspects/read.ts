@@ -41,6 +41,11 @@ export function strings(object: JsonObject | null | undefined, key: string): str
 
 /** The last segment of a simple URN: `urn:li:tag:pii` → `pii`. */
 export function urnId(urn: string): string {
-  const [, , , ...rest] = urn.split(':');
-  return rest.join(':');
+  // Everything after the third colon, found without splitting: search answers ask it of every platform shown.
+  let colon = -1;
+  for (let i = 0; i < 3; i++) {
+    colon = urn.indexOf(':', colon + 1);
+    if (colon < 0) return '';
+  }
+  return urn.slice(colon + 1);
 }

@@ -5,7 +5,7 @@ import type { AspectReader } from '../store/catalogue.ts';
 import { aspectObject, str, urnId } from '../aspects/read.ts';
 import { matchedFields, type MatchedField } from '../search/matched-fields.ts';
 import type { Match } from '../search/ranked-matches.ts';
-import { parseDatasetUrn } from '../urn.ts';
+import { parseDatasetUrn, type DatasetKey } from '../urn.ts';
 import { ContainerView } from './views/container.ts';
 import { DatasetView } from './views/dataset.ts';
 import { entityTypeOf, type EntityView } from './views/entity-registry.ts';
@@ -25,12 +25,10 @@ class TagEntity extends TagView {
 /** The view of a searched entity, or of an entity a facet names; null for a type minihub has no view of. */
 export function searchedEntity(reader: AspectReader, urn: string): EntityView | null {
   switch (entityTypeOf(urn)) {
-    case 'dataset':
-      try {
-        return new DatasetView(reader, urn, parseDatasetUrn(urn));
-      } catch {
-        return null;
-      }
+    case 'dataset': {
+      const key = datasetKeyOf(urn);
+      return key === null ? null : new DatasetView(reader, urn, key);
+    }
     case 'container':
       return new ContainerView(reader, urn);
     case 'tag':
@@ -44,6 +42,26 @@ export function searchedEntity(reader: AspectReader, urn: string): EntityView | 
     default:
       return null;
   }
+}
+
+// Parsing a dataset URN checks all of it, which costs more than remembering the answer: a page parses
+// each of its results, and popular datasets come back search after search. Bounded: emptied when full.
+const DATASET_KEYS = new Map<string, DatasetKey | null>();
+const MAX_DATASET_KEYS = 16_384;
+
+/** The key of a dataset URN, or null when it is not a valid one (no view is made of it). */
+function datasetKeyOf(urn: string): DatasetKey | null {
+  let key = DATASET_KEYS.get(urn);
+  if (key === undefined) {
+    try {
+      key = parseDatasetUrn(urn);
+    } catch {
+      key = null;
+    }
+    if (DATASET_KEYS.size >= MAX_DATASET_KEYS) DATASET_KEYS.clear();
+    DATASET_KEYS.set(urn, key);
+  }
+  return key;
 }
 
 /** The name a facet shows for `value`: the platform's, tag's, container's or owner's name; null for others. */
