@@ -37,41 +37,23 @@ export function matchedFields(reader: AspectReader, match: Match): MatchedField[
 /** Whether a line holds one term, as one of the line's terms (tokenize's). */
 class LineHolder implements LineTest {
   readonly #term: string;
-  // The term in any case: an ASCII line without it anywhere is passed over (most of a table's columns)
-  // with no lower-case copy of the line made.
-  readonly #anyCase: RegExp;
 
   constructor(term: string) {
     this.#term = term;
-    this.#anyCase = anyCase(term);
   }
 
-  // An ASCII line's terms are pieces of it in lower case: one holding the term somewhere is checked where
-  // its terms stand, none of them made into a string.
+  // An ASCII line's terms are pieces of it in lower case, so a line without the term as a piece is passed
+  // over (most of a table's columns), and one with it is checked where its terms stand, none of them made
+  // into a string. (A case-insensitive RegExp per term instead costs more to compile than it saves.)
   holds(line: string): boolean {
     const term = this.#term;
     if (NOT_ASCII.test(line)) return tokenize(line).includes(term);
-    if (!this.#anyCase.test(line)) return false;
     const lower = line.toLowerCase();
+    if (!lower.includes(term)) return false;
     let held = false;
     visitAsciiTerms(line, (start, end) => {
       if (!held && end - start === term.length && lower.startsWith(term, start)) held = true;
     });
     return held;
   }
-}
-
-// Made once per term for the next searches too: a page's terms recur across searches, and a RegExp costs
-// more to make than to run. Bounded: emptied when full.
-const patterns = new Map<string, RegExp>();
-const MAX_PATTERNS = 4096;
-
-function anyCase(term: string): RegExp {
-  let pattern = patterns.get(term);
-  if (pattern === undefined) {
-    if (patterns.size >= MAX_PATTERNS) patterns.clear();
-    pattern = new RegExp(term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
-    patterns.set(term, pattern);
-  }
-  return pattern;
 }
