@@ -79,16 +79,7 @@ export class DatasetView {
     const edited = str(this.#aspect('editableDatasetProperties'), 'description');
     // DataHub answers null without datasetProperties; an edit still has to be readable (rule 5).
     if (properties === null && edited === null) return null;
-    return {
-      name: str(properties, 'name') ?? this.#key.name,
-      qualifiedName: str(properties, 'qualifiedName'),
-      origin: this.#key.origin,
-      description: currentDescription(edited, properties),
-      customProperties: customProperties(properties, this.urn),
-      externalUrl: str(properties, 'externalUrl'),
-      created: num(obj(properties, 'created'), 'time'),
-      lastModified: auditStamp(obj(properties, 'lastModified')),
-    };
+    return new DatasetPropertiesView(this.urn, this.#key, properties, currentDescription(edited, properties));
   }
 
   description(): string | null {
@@ -181,6 +172,40 @@ registerEntityView('dataset', {
     str(aspectObject(reader, urn, 'datasetProperties'), 'name') ??
     urn.slice(urn.indexOf(',') + 1, urn.lastIndexOf(',')),
 });
+
+/**
+ * A dataset's properties as DataHub answers them. The custom properties and lastModified are made only when
+ * a document selects them: a search page shows a name and a description for each of its results.
+ */
+class DatasetPropertiesView {
+  readonly name: string;
+  readonly qualifiedName: string | null;
+  readonly origin: string;
+  readonly description: string | null;
+  readonly externalUrl: string | null;
+  readonly created: number | null;
+  readonly #urn: string;
+  readonly #properties: JsonObject | null;
+
+  constructor(urn: string, key: DatasetKey, properties: JsonObject | null, description: string | null) {
+    this.name = str(properties, 'name') ?? key.name;
+    this.qualifiedName = str(properties, 'qualifiedName');
+    this.origin = key.origin;
+    this.description = description;
+    this.externalUrl = str(properties, 'externalUrl');
+    this.created = num(obj(properties, 'created'), 'time');
+    this.#urn = urn;
+    this.#properties = properties;
+  }
+
+  customProperties() {
+    return customProperties(this.#properties, this.#urn);
+  }
+
+  lastModified() {
+    return auditStamp(obj(this.#properties, 'lastModified'));
+  }
+}
 
 /** fieldPath → edited description, for the fields whose edit sets one. */
 function editedFieldDescriptions(editable: JsonObject | null): Map<string, string> {
