@@ -89,10 +89,13 @@ export function facetDisplayName(reader: AspectReader, field: string, value: str
 // The two below are classes, not objects of closures: a page makes one per result and per facet value, and a
 // closure made per item costs more than a method on the prototype (graphql-js calls either the same way).
 
+const NONE: readonly never[] = Object.freeze([]);
+
 /** One of a page's results; its matched fields are worked out only when the document selects them. */
 export class SearchResultView {
-  readonly insights = [];
-  readonly extraProperties = [];
+  // DataHub's insights and extraProperties, always empty here: one frozen array for every result.
+  readonly insights = NONE;
+  readonly extraProperties = NONE;
   readonly entity: EntityView;
   readonly #reader: AspectReader;
   readonly #match: Match;

@@ -69,7 +69,8 @@ async function matchesOf(
   const includeSoftDeleted = input.searchFlags?.includeSoftDeleted === true;
   const index = await search.current();
   const filterKey = JSON.stringify([types, input.orFilters, input.filters, includeSoftDeleted]);
-  const key = JSON.stringify([filterKey, input.query, fields, sort.criteria]);
+  // JSON text ends where its brackets close, so the filter's key is joined as it is, not quoted again.
+  const key = JSON.stringify([input.query, fields, sort.criteria]) + filterKey;
   const request = { types, query: input.query, filter, includeSoftDeleted, fields, sort, filterKey };
   const matches = runSearch(index, request, key);
   return { matches, selected: filter.selected };
