@@ -10,6 +10,7 @@ import { fuzzyEdits } from './term-neighbours.ts';
 import { PostingList, PostingSlabs } from './posting-list.ts';
 import type { BuiltIndex } from './built-index.ts';
 import { NO_RESULT, type IndexResult, type TermMatches } from './index-result.ts';
+import { QueryResult } from './query-result.ts';
 import { FilterVerdicts, KEPT, REFUSED, UNASKED, type DocumentFilter } from './filter-verdicts.ts';
 
 const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
@@ -188,10 +189,9 @@ export class InvertedIndex<T = unknown> {
     }
     const touched: number[] = [];
     const verdicts = filter === undefined ? null : this.#verdicts.of(filter.key, n);
-    derived.forEach(({ terms }, word) => {
-      for (const { term, weight } of terms)
+    for (let word = 0; word < derived.length; word++)
+      for (const { term, weight } of derived[word]!.terms)
         this.#accumulate(term, weight, word, allowed, touched, verdicts, filter ?? null);
-    });
     const all = words.length;
     const found = new Uint32Array(touched.length);
     const scores = new Float64Array(touched.length);
@@ -205,20 +205,13 @@ export class InvertedIndex<T = unknown> {
       this.#score[doc] = 0;
       this.#count[doc] = 0;
     }
-    const docs = found.subarray(0, size);
     const matched = termBits(derived, this.#lists.length);
-    return {
-      size,
-      scores: scores.subarray(0, size),
-      id: (i) => this.#ids[docs[i]!]!,
-      payload: (i) => this.#payloads[docs[i]!],
-      score: (i) => scores[i]!,
-      matches: (i) => this.#matches(docs[i]!, matched, allowed),
-    };
+    const docs = found.subarray(0, size);
+    return new QueryResult(this.#ids, this.#payloads, this, docs, scores.subarray(0, size), matched, allowed);
   }
 
-  // The query terms a document holds, by field: read from the document's own terms, not the postings.
-  #matches(doc: number, matched: Uint32Array, allowed: ReadonlySet<number> | null): TermMatches {
+  /** The query terms (`matched`) document `doc` holds, by field: read from its own terms, not the postings. */
+  matchesOf(doc: number, matched: Uint32Array, allowed: ReadonlySet<number> | null): TermMatches {
     const found: TermMatches = {};
     const keys = this.#docTerms[doc];
     if (keys === null || keys === undefined) return found;
