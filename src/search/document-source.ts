@@ -2,16 +2,19 @@
 // first use, and each text field built from them, so a caller needing one field reads only its aspects.
 // Reads through an AspectReader only; which entities are searched and their facets are documents.ts's.
 
-import { isJsonObject, type JsonObject } from '../aspects/json.ts';
+import type { JsonObject } from '../aspects/json.ts';
 import { aspectObject, obj, objects, str, strings, urnId } from '../aspects/read.ts';
 import { currentDescription } from '../resolvers/views/description.ts';
 import type { AspectReader } from '../store/catalogue.ts';
+import {
+  editsByPath,
+  firstColumnDescription,
+  firstColumnPath,
+  firstOfLines,
+  simplePath,
+  type LineTest,
+} from './column-lines.ts';
 import type { TextField } from './fields.ts';
-
-/** Which lines firstLine() looks for: an object with a method, so no closure is made per search. */
-export interface LineTest {
-  holds(line: string): boolean;
-}
 
 /** One entity's parts, each read from its aspects on first use: a field's text reads only what it needs. */
 export class DocumentSource {
@@ -235,62 +238,6 @@ function columns(schema: JsonObject | null, editable: JsonObject | null): Column
     columnTags.push(...tagUrns(obj(field, 'globalTags')), ...tagUrns(obj(edit, 'globalTags')));
   }
   return { fieldPaths, fieldDescriptions, columnTags };
-}
-
-/** A dataset's column edits by field path; null when there are none. */
-function editsByPath(editable: JsonObject | null): Map<string, JsonObject> | null {
-  const edited = objects(editable, 'editableSchemaFieldInfo');
-  if (edited.length === 0) return null;
-  const edits = new Map<string, JsonObject>();
-  for (const info of edited) {
-    const path = str(info, 'fieldPath');
-    if (path !== null) edits.set(path, info);
-  }
-  return edits;
-}
-
-/** The first line of a column path that holds, in columns() order. */
-function firstColumnPath(schema: JsonObject | null, holder: LineTest): string | undefined {
-  const fields = schema?.fields;
-  if (!Array.isArray(fields)) return undefined;
-  for (const field of fields) {
-    if (!isJsonObject(field)) continue;
-    const found = firstOfLines(simplePath(str(field, 'fieldPath') ?? ''), holder);
-    if (found !== undefined) return found;
-  }
-  return undefined;
-}
-
-/** The first line of a column description that holds, in columns() order (an edit's description first). */
-function firstColumnDescription(
-  schema: JsonObject | null,
-  editable: JsonObject | null,
-  holder: LineTest,
-): string | undefined {
-  const fields = schema?.fields;
-  if (!Array.isArray(fields)) return undefined;
-  const edits = editsByPath(editable);
-  for (const field of fields) {
-    if (!isJsonObject(field)) continue;
-    const edit = edits?.get(str(field, 'fieldPath') ?? '');
-    const description = currentDescription(str(edit, 'description'), field);
-    if (description === null) continue;
-    const found = firstOfLines(description, holder);
-    if (found !== undefined) return found;
-  }
-  return undefined;
-}
-
-/** The first line of `text` that holds. */
-function firstOfLines(text: string, holder: LineTest): string | undefined {
-  if (!text.includes('\n')) return holder.holds(text) ? text : undefined;
-  for (const line of text.split('\n')) if (holder.holds(line)) return line;
-  return undefined;
-}
-
-/** A v2 field path without its `[version=2.0].[type=...]` parts, as DataHub's simplified fieldPaths. */
-function simplePath(path: string): string {
-  return path.startsWith('[') ? path.replace(/\[[^\]]*\]\.?/g, '') : path;
 }
 
 function tagUrns(globalTags: JsonObject | null): string[] {

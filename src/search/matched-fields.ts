@@ -2,7 +2,8 @@
 // (the name, the column path, the tag...) that holds them. Worked out for a page's results only.
 
 import type { AspectReader } from '../store/catalogue.ts';
-import type { DocumentSource, LineTest } from './document-source.ts';
+import type { LineTest } from './column-lines.ts';
+import type { DocumentSource } from './document-source.ts';
 import { documentSource } from './documents.ts';
 import { FIELD_WEIGHTS, type TextField } from './fields.ts';
 import type { Match } from './ranked-matches.ts';

@@ -1,0 +1,67 @@
+// A dataset's columns read for one word at a time: the first line of a column path or description that
+// holds it, in the order the document's text lists them, with no array of lines made. Reads aspect JSON only.
+
+import { isJsonObject, type JsonObject } from '../aspects/json.ts';
+import { objects, str } from '../aspects/read.ts';
+import { currentDescription } from '../resolvers/views/description.ts';
+
+/** What DocumentSource.firstLine() looks for: an object with a method, so no closure is made per search. */
+export interface LineTest {
+  holds(line: string): boolean;
+}
+
+/** A dataset's column edits by field path; null when there are none. */
+export function editsByPath(editable: JsonObject | null): Map<string, JsonObject> | null {
+  const edited = objects(editable, 'editableSchemaFieldInfo');
+  if (edited.length === 0) return null;
+  const edits = new Map<string, JsonObject>();
+  for (const info of edited) {
+    const path = str(info, 'fieldPath');
+    if (path !== null) edits.set(path, info);
+  }
+  return edits;
+}
+
+/** The first line of a column path that holds, in the order the document's text lists them. */
+export function firstColumnPath(schema: JsonObject | null, holder: LineTest): string | undefined {
+  const fields = schema?.fields;
+  if (!Array.isArray(fields)) return undefined;
+  for (const field of fields) {
+    if (!isJsonObject(field)) continue;
+    const found = firstOfLines(simplePath(str(field, 'fieldPath') ?? ''), holder);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** The first line of a column description that holds, in the order the text lists them (an edit's first). */
+export function firstColumnDescription(
+  schema: JsonObject | null,
+  editable: JsonObject | null,
+  holder: LineTest,
+): string | undefined {
+  const fields = schema?.fields;
+  if (!Array.isArray(fields)) return undefined;
+  const edits = editsByPath(editable);
+  for (const field of fields) {
+    if (!isJsonObject(field)) continue;
+    const edit = edits?.get(str(field, 'fieldPath') ?? '');
+    const description = currentDescription(str(edit, 'description'), field);
+    if (description === null) continue;
+    const found = firstOfLines(description, holder);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** The first line of `text` that holds. */
+export function firstOfLines(text: string, holder: LineTest): string | undefined {
+  if (!text.includes('\n')) return holder.holds(text) ? text : undefined;
+  for (const line of text.split('\n')) if (holder.holds(line)) return line;
+  return undefined;
+}
+
+/** A v2 field path without its `[version=2.0].[type=...]` parts, as DataHub's simplified fieldPaths. */
+export function simplePath(path: string): string {
+  return path.startsWith('[') ? path.replace(/\[[^\]]*\]\.?/g, '') : path;
+}
