@@ -83,8 +83,8 @@ export class DocumentSource {
   }
 
   /**
-   * The first of `field`'s lines (its text split at every newline) that `holds`, or undefined: a column field's columns are read
-   * one at a time and the search stops at the first that holds, with no array of lines made.
+   * The first of `field`'s lines (its text split at every newline) that `holder` holds, or undefined: a
+   * column field's columns are read one at a time up to the first that holds, with no array of lines made.
    */
   firstLine(field: TextField, holder: LineTest): string | undefined {
     if (this.#columns === undefined && this.#entityType === 'DATASET') {
