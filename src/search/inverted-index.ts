@@ -1,12 +1,13 @@
 // A hand-written in-memory inverted index scored with BM25+ per field, as MiniSearch scored it: documents
 // in, ranked ids with their matched terms out. Removal cleans up as it goes, a posting list at a time, so
-// no call ever rebuilds the whole index. It knows text and weights only, never the catalogue.
+// no call ever rebuilds the whole index. It knows text and weights only, never the catalogue; which terms a
+// query word stands for is query-terms.ts's.
 
 import { FIELD_WEIGHTS, TEXT_FIELDS, type DocumentText, type TextField } from './fields.ts';
 import { tokenize } from './text.ts';
 import { TermCounter } from './field-terms.ts';
 import { TermDictionary } from './term-dictionary.ts';
-import { fuzzyEdits } from './term-neighbours.ts';
+import { derivedTerms, termBits, type Derived } from './query-terms.ts';
 import { PostingList, PostingSlabs } from './posting-list.ts';
 import type { BuiltIndex } from './built-index.ts';
 import { NO_RESULT, type IndexResult, type TermMatches } from './index-result.ts';
@@ -14,13 +15,7 @@ import { QueryResult } from './query-result.ts';
 import { FilterVerdicts, KEPT, REFUSED, UNASKED, type DocumentFilter } from './filter-verdicts.ts';
 
 const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
-/** Weights of a word found as a prefix or with a typo, relative to the word as typed (MiniSearch's). */
-const PREFIX_WEIGHT = 0.375;
-const FUZZY_WEIGHT = 0.45;
 const BOOST = TEXT_FIELDS.map((field) => FIELD_WEIGHTS[field]);
-
-/** A query word's document terms: itself, longer ones it begins (last word only), near misspellings. */
-type Derived = { term: number; weight: number }[];
 
 export class InvertedIndex<T = unknown> {
   #terms = new TermDictionary();
@@ -175,7 +170,7 @@ export class InvertedIndex<T = unknown> {
     // Every word must match: one that matches nothing ends the query before the others are looked up.
     const derived: { terms: Derived; cost: number }[] = [];
     for (const word of words) {
-      const terms = this.#derive(word, word === lastWord);
+      const terms = derivedTerms(this.#terms, word, word === lastWord);
       const cost = this.#cost(terms, allowed);
       if (cost === 0) return NO_RESULT;
       derived.push({ terms, cost });
@@ -228,32 +223,6 @@ export class InvertedIndex<T = unknown> {
       else fields.push(TEXT_FIELDS[f]!);
     }
     return found;
-  }
-
-  #derive(word: string, isLast: boolean): Derived {
-    const terms: Derived = [];
-    const seen = new Set<number>();
-    const exact = this.#terms.id(word);
-    if (exact !== undefined) {
-      terms.push({ term: exact, weight: 1 });
-      seen.add(exact);
-    }
-    if (isLast) {
-      for (const term of this.#terms.withPrefix(word)) {
-        const text = this.#terms.text(term);
-        seen.add(term);
-        const distance = text.length - word.length;
-        terms.push({ term, weight: (PREFIX_WEIGHT * text.length) / (text.length + 0.3 * distance) });
-      }
-    }
-    const edits = fuzzyEdits(word);
-    if (edits === 0) return terms;
-    for (const [text, distance] of this.#terms.near(word, edits)) {
-      const term = this.#terms.id(text);
-      if (term === undefined || distance === 0 || seen.has(term)) continue;
-      terms.push({ term, weight: (FUZZY_WEIGHT * text.length) / (text.length + distance) });
-    }
-    return terms;
   }
 
   #cost(terms: Derived, allowed: ReadonlySet<number> | null): number {
@@ -314,11 +283,4 @@ export class InvertedIndex<T = unknown> {
     verdicts[doc] = kept ? KEPT : REFUSED;
     return kept;
   }
-}
-
-/** A query's terms as bits over every term number below `terms`, for the few documents a page shows. */
-function termBits(derived: readonly { terms: Derived }[], terms: number): Uint32Array {
-  const bits = new Uint32Array((terms >>> 5) + 1);
-  for (const { terms } of derived) for (const { term } of terms) bits[term >>> 5]! |= 1 << (term & 31);
-  return bits;
 }
