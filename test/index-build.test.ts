@@ -48,7 +48,7 @@ function answers<T>(engine: SearchEngine<T>): string[] {
     const result = engine.query(query);
     return Array.from({ length: result.size }, (_, i) => {
       const matches = Object.entries(result.matches(i)).sort(([a], [b]) => (a < b ? -1 : 1));
-      return `${query}: ${result.id(i)} ${result.score(i).toFixed(9)} ${JSON.stringify(matches)}`;
+      return `${query}: ${result.id(i)} ${result.scores[i]!.toFixed(9)} ${JSON.stringify(matches)}`;
     }).sort();
   });
 }

@@ -15,7 +15,7 @@ function ranked(index: InvertedIndex, query: string, fields?: readonly TextField
   const result = index.query(query, fields);
   return Array.from({ length: result.size }, (_, i) => ({
     id: result.id(i),
-    score: result.score(i),
+    score: result.scores[i]!,
     matches: result.matches(i),
   })).sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }

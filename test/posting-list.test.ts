@@ -74,7 +74,7 @@ function ranked(index: InvertedIndex, query: string) {
   const result = index.query(query);
   return Array.from({ length: result.size }, (_, i) => ({
     id: result.id(i),
-    score: result.score(i),
+    score: result.scores[i]!,
     matches: result.matches(i),
   })).sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
 }

@@ -75,7 +75,7 @@ function straightforward(index: IndexSnapshot, request: SearchRequest) {
     if (request.types?.length && !request.types.includes(facets.entityType)) continue;
     if (facets.removed && !request.includeSoftDeleted && !request.filter.namesRemoved) continue;
     if (!request.filter.matches(urn, facets)) continue;
-    kept.push({ urn, score: result.score(i), facets, terms: result.matches(i) });
+    kept.push({ urn, score: result.scores[i]!, facets, terms: result.matches(i) });
   }
   return kept.sort((a, b) => b.score - a.score || (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0));
 }

@@ -6,7 +6,8 @@ import * as assert from 'uvu/assert';
 import { test } from 'uvu';
 
 import { TermDictionary } from '../src/search/term-dictionary.ts';
-import { termsWithinEdits, walkIndex } from '../src/search/term-neighbours.ts';
+import { termsWithinEdits } from '../src/search/term-neighbours.ts';
+import { walkIndex } from '../src/search/walk-index.ts';
 
 // Letters of several scripts, and one outside the 16-bit range (two code units, as the index counts it).
 const LETTERS = ['a', 'b', 'c', 'é', 'ß', 'ж', '中', '𝔸'];

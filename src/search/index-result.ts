@@ -14,7 +14,6 @@ export interface IndexResult<T = unknown> {
   id(i: number): string;
   /** What the caller stored with the document (put's `payload`): read by number, with no lookup by id. */
   payload(i: number): T | undefined;
-  score(i: number): number;
   matches(i: number): TermMatches;
 }
 
@@ -23,7 +22,6 @@ export const NO_RESULT: IndexResult<never> = {
   scores: new Float64Array(0),
   id: noHit,
   payload: noHit,
-  score: noHit,
   matches: noHit,
 };
 function noHit(i: number): never {

@@ -46,10 +46,6 @@ export class QueryResult<T> implements IndexResult<T> {
     return this.#payloads[this.#docs[i]!];
   }
 
-  score(i: number): number {
-    return this.scores[i]!;
-  }
-
   matches(i: number): TermMatches {
     return this.#terms.matchesOf(this.#docs[i]!, this.#matched, this.#allowed);
   }

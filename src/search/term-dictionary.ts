@@ -120,11 +120,6 @@ export class TermDictionary {
     return found;
   }
 
-  /** The terms exactly one edit from `word` (of ONE_EDIT_WORDS' lengths). */
-  oneEditFrom(word: string): number[] {
-    return [...this.#oneEdit.candidates(word)].filter((term) => withinOneEdit(word, this.#texts[term]!));
-  }
-
   /** The terms that begin with `prefix`, `prefix` itself excluded, in order. */
   withPrefix(prefix: string): number[] {
     const sorted = this.sorted();

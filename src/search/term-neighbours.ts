@@ -3,8 +3,6 @@
 
 import { forEachEndingWith, walkIndex, type WalkIndex } from './walk-index.ts';
 
-export { walkIndex, type WalkIndex } from './walk-index.ts';
-
 /** Fuzzy matching starts at this many letters: a shorter word is matched as typed (or as a prefix). */
 export const FUZZY_MIN_LENGTH = 5;
 /** From this many letters two edits are forgiven, not one. */

@@ -102,7 +102,7 @@ for (const query of queries) {
   const result = engine.query(query);
   hits += result.size;
   for (let i = 0; i < result.size; i++) {
-    checksum += result.score(i) * (1 + (result.id(i).length % 7));
+    checksum += result.scores[i]! * (1 + (result.id(i).length % 7));
     if (i < 10) checksum += Object.keys(result.matches(i)).length;
   }
 }

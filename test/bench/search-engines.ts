@@ -288,7 +288,7 @@ function seamEngine(engine: SearchEngine<undefined>): Engine {
         const id = result.id(i);
         if (platform !== null && platforms.get(id) !== platform) continue;
         urns.push(id);
-        scores.push(result.score(i));
+        scores.push(result.scores[i]!);
       }
       const ranked = new RankedMatches(urns, Float64Array.from(scores), [], () => ({}));
       return { ids: ranked.slice(0, TOP).map((match) => match.urn), total: urns.length };
@@ -349,7 +349,6 @@ async function miniSearchSeam(): Promise<SearchEngine<undefined>> {
         scores: Float64Array.from(hits, (hit) => hit.score),
         id: (i) => hits[i]!.id as string,
         payload: () => undefined,
-        score: (i) => hits[i]!.score,
         matches: (i) => hits[i]!.match as Record<string, TextField[]>,
       };
     },
