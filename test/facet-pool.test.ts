@@ -4,11 +4,11 @@
 import * as assert from 'uvu/assert';
 import { test } from 'uvu';
 
-import type { FacetValues } from '../src/search/documents.ts';
-import { FacetPool } from '../src/search/facet-pool.ts';
+import type { EntityValues, FacetValues } from '../src/search/documents.ts';
+import { FacetPool, facetGroup } from '../src/search/facet-pool.ts';
 import { facetsOf } from '../src/search/facets.ts';
 
-const facets = (tags: string[], customProperties: string[] = []): FacetValues => ({
+const facets = (tags: string[], customProperties: string[] = []): EntityValues => ({
   entityType: 'DATASET',
   name: 'orders',
   platform: `urn:li:dataPlatform:${'postgres'}`,
@@ -90,11 +90,13 @@ test('entities with the same facet-counted values share one group, let go with t
 
 test('facets counted by group are those counted match by match', () => {
   const pool = new FacetPool();
-  const made = (tags: string[], platform: string, owners: string[]): FacetValues => ({
-    ...facets(tags),
-    platform: `urn:li:dataPlatform:${platform}`,
-    owners,
-  });
+  // Each plain entity in a group of its own: its values counted match by match.
+  const made = (tags: string[], platform: string, owners: string[]): FacetValues => {
+    const values = { ...facets(tags), platform: `urn:li:dataPlatform:${platform}`, owners };
+    const { entityType, origin, container } = values;
+    const group = facetGroup({ entityType, platform: values.platform, origin, container, tags, owners });
+    return { ...values, group };
+  };
   const plain: FacetValues[] = [];
   for (let i = 0; i < 300; i++) {
     const owners = i % 7 === 0 ? [] : [`urn:li:corpuser:u${i % 23}`, ...(i % 5 === 0 ? ['urn:li:corpuser:x'] : [])];

@@ -6,8 +6,8 @@
 import * as assert from 'uvu/assert';
 import { test } from 'uvu';
 
-import type { FacetValues } from '../src/search/documents.ts';
-import { FacetPool } from '../src/search/facet-pool.ts';
+import type { EntityValues, FacetValues } from '../src/search/documents.ts';
+import { FacetPool, facetGroup } from '../src/search/facet-pool.ts';
 import { DEFAULT_MAX_AGG_VALUES, facetsOf } from '../src/search/facets.ts';
 import { FIELD_WEIGHTS, TEXT_FIELDS, type DocumentText, type TextField } from '../src/search/fields.ts';
 import { parseFilters, type FacetFilterInput } from '../src/search/filters.ts';
@@ -35,13 +35,13 @@ const PLATFORMS = ['urn:li:dataPlatform:hive', 'urn:li:dataPlatform:kafka', 'urn
 const TYPES = ['DATASET', 'CONTAINER', 'TAG'];
 const OWNERS = ['urn:li:corpuser:ann', 'urn:li:corpuser:bob', 'urn:li:corpGroup:eng'];
 
-function randomDocument(random: ReturnType<typeof generator>, i: number): { text: DocumentText; facets: FacetValues } {
+function randomDocument(random: ReturnType<typeof generator>, i: number): { text: DocumentText; facets: EntityValues } {
   const sentence = (words: number) => Array.from({ length: words }, () => random.pick(VOCABULARY)).join(' ');
   const text = Object.fromEntries(TEXT_FIELDS.map((field) => [field, ''])) as DocumentText;
   text.name = `${random.pick(VOCABULARY)}_${i}`;
   text.description = sentence(1 + Math.floor(random.next() * 6));
   text.fieldPaths = Array.from({ length: Math.floor(random.next() * 4) }, () => random.pick(VOCABULARY)).join('\n');
-  const facets: FacetValues = {
+  const facets: EntityValues = {
     entityType: random.pick(TYPES),
     name: text.name,
     platform: random.next() < 0.1 ? null : random.pick(PLATFORMS),
@@ -80,13 +80,13 @@ function straightforward(index: IndexSnapshot, request: SearchRequest) {
   return kept.sort((a, b) => b.score - a.score || (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0));
 }
 
-/** Facet values as separate objects, none shared: what facets counted match by match see. */
-const unshared = (facets: FacetValues): FacetValues => ({
-  ...facets,
-  tags: [...facets.tags],
-  owners: [...facets.owners],
-  group: undefined,
-});
+/** Facet values as separate objects, none shared, each in a group of its own: facets counted match by match. */
+const unshared = (facets: FacetValues): FacetValues => {
+  const { entityType, platform, origin, container } = facets;
+  const [tags, owners] = [[...facets.tags], [...facets.owners]];
+  const group = facetGroup({ entityType, platform, origin, container, tags, owners });
+  return { ...facets, tags, owners, group };
+};
 
 test('filters asked inside the engine answer as every match filtered afterwards, across changes', () => {
   const random = generator(16);

@@ -17,8 +17,8 @@ export const SEARCHED_TYPES: ReadonlyMap<string, string> = new Map([
   ['corpGroup', 'CORP_GROUP'],
 ]);
 
-/** The values filters and facets compare, per entity. */
-export interface FacetValues {
+/** The values filters and facets compare, per entity, as read from its aspects (FacetPool.share pools them). */
+export interface EntityValues {
   /** DataHub's EntityType name: DATASET, CONTAINER, TAG, CORP_USER or CORP_GROUP. */
   entityType: string;
   /** The display name, for autocomplete and for ties. */
@@ -34,30 +34,41 @@ export interface FacetValues {
   customProperties: readonly string[];
   /** DataHub's browsePathV2 value (browse-path.ts); null for types without one. */
   browsePathV2: string | null;
-  /** The facet-counted values, shared by every indexed entity holding the same (facet-pool.ts). */
-  group?: FacetGroup;
 }
 
-/**
- * The values facets count (facets.ts), one object for every entity holding the same ones: a search counts
- * its matches per group, then each group's values once.
- */
-export interface FacetGroup {
+/** An indexed entity's values, pooled: the index holds only these. */
+export interface FacetValues extends EntityValues {
+  /** The facet-counted values, shared by every indexed entity holding the same (facet-pool.ts). */
+  readonly group: FacetGroup;
+}
+
+/** The values facets count (facets.ts). */
+export interface CountedValues {
   readonly entityType: string;
   readonly platform: string | null;
   readonly origin: string | null;
   readonly container: string | null;
   readonly tags: readonly string[];
   readonly owners: readonly string[];
-  /** Scratch of the facet count running (facets.ts, synchronous): which count, and its matches so far. */
-  countedIn: number;
-  hits: number;
+}
+
+/**
+ * The counted values, one object for every entity holding the same ones (facet-pool.ts): a search counts
+ * its matches per group, then each group's values once. The index's groups are shared by every search, so
+ * their two scratch fields are facetsOf's alone and valid only within one call of it: it must stay
+ * synchronous (no await between marking a group and reading it), or two counts would mix.
+ */
+export interface FacetGroup extends CountedValues {
+  /** Facet-count scratch: the number of the count that last met this group. */
+  scratchCountedIn: number;
+  /** Facet-count scratch: that count's matches in this group so far. */
+  scratchHits: number;
 }
 
 export interface SearchDocument {
   /** Each field's text; a field of several values (columns, tags...) has one per line. */
   text: DocumentText;
-  facets: FacetValues;
+  facets: EntityValues;
   /** Every tag whose name the text holds (the entity's and its columns'): renaming one changes this text. */
   namedTags: readonly string[];
 }
@@ -69,7 +80,7 @@ export function searchDocument(reader: AspectReader, urn: string): SearchDocumen
   const source = new DocumentSource(reader, urn, entityType);
   const text = Object.fromEntries(TEXT_FIELDS.map((field) => [field, source.text(field)])) as DocumentText;
   const { parts } = source;
-  const facets: FacetValues = {
+  const facets: EntityValues = {
     entityType,
     name: parts.name,
     platform: parts.platform,

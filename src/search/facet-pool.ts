@@ -3,7 +3,7 @@
 // counting facets and filtering over many matches then compare pointers and read few objects, and a value,
 // list or group no indexed entity holds any more is let go. Knows facet values only, never the index.
 
-import type { FacetGroup, FacetValues } from './documents.ts';
+import type { CountedValues, EntityValues, FacetGroup, FacetValues } from './documents.ts';
 
 const NONE: readonly string[] = Object.freeze([]);
 
@@ -35,7 +35,7 @@ export class FacetPool {
    * `facets` with its values replaced by the kept ones. Custom properties are left as they are: their values
    * (times, run ids) are mostly unique, and nobody counts facets of them.
    */
-  share(facets: FacetValues): FacetValues {
+  share(facets: EntityValues): FacetValues {
     const one = (value: string | null) => (value === null ? null : this.#take(value));
     const many = (values: readonly string[]) => this.#takeList(values.map((value) => this.#take(value)));
     const counted = {
@@ -77,21 +77,19 @@ export class FacetPool {
       for (const value of values) this.#drop(value);
       this.#dropList(values);
     }
-    if (facets.group === undefined) return;
     const key = groupKey(facets);
     const kept = this.#groups.get(key);
     if (kept !== undefined && --kept.count === 0) this.#groups.delete(key);
   }
 
-  #takeGroup(facets: Omit<FacetGroup, 'countedIn' | 'hits'>): FacetGroup {
+  #takeGroup(facets: CountedValues): FacetGroup {
     const key = groupKey(facets);
     const kept = this.#groups.get(key);
     if (kept !== undefined) {
       kept.count++;
       return kept.group;
     }
-    const { entityType, platform, origin, container, tags, owners } = facets;
-    const group: FacetGroup = { entityType, platform, origin, container, tags, owners, countedIn: 0, hits: 0 };
+    const group = facetGroup(facets);
     this.#groups.set(key, { group, count: 1 });
     return group;
   }
@@ -133,8 +131,14 @@ export class FacetPool {
   }
 }
 
+/** A group of `values`' own (a pool's are shared), its facet-count scratch clear. */
+export function facetGroup(values: CountedValues): FacetGroup {
+  const { entityType, platform, origin, container, tags, owners } = values;
+  return { entityType, platform, origin, container, tags, owners, scratchCountedIn: 0, scratchHits: 0 };
+}
+
 // JSON of each part: no two groups alike share a key, whatever characters their values hold.
-function groupKey(facets: Omit<FacetGroup, 'countedIn' | 'hits'>): string {
+function groupKey(facets: CountedValues): string {
   const { entityType, platform, origin, container, tags, owners } = facets;
   return JSON.stringify([entityType, platform, origin, container, tags, owners]);
 }

@@ -3,7 +3,7 @@
 // aggregations run on the filtered query), with each filtered-on value listed even at count 0 as DataHub
 // adds it back. Filters read the same fields of FacetValues on their own (filters.ts).
 
-import type { FacetGroup, FacetValues } from './documents.ts';
+import type { CountedValues, FacetGroup, FacetValues } from './documents.ts';
 
 /** The facet fields answered, with DataHub's display names, in the order answers list them. */
 const FACET_FIELDS = [
@@ -46,7 +46,8 @@ export function facetsOf(
 
 // One pass over the matches for every field at once. Matches sharing a group (facet-pool.ts: most do) are
 // counted as one, its values added once with their number: a search matching most of the catalogue pays a
-// pointer read per match, no string compared and no array walked.
+// pointer read per match, no string compared and no array walked. Synchronous: the groups' scratch fields
+// are shared by every search.
 function countValues(matches: readonly FacetValues[]): Record<FacetField, ValueCounter> {
   const counts = {
     _entityType: new ValueCounter(),
@@ -60,26 +61,21 @@ function countValues(matches: readonly FacetValues[]): Record<FacetField, ValueC
   const groups: FacetGroup[] = [];
   for (const facets of matches) {
     const group = facets.group;
-    if (group === undefined) addValues(counts, facets, 1);
-    else if (group.countedIn === count) group.hits++;
+    if (group.scratchCountedIn === count) group.scratchHits++;
     else {
-      group.countedIn = count;
-      group.hits = 1;
+      group.scratchCountedIn = count;
+      group.scratchHits = 1;
       groups.push(group);
     }
   }
-  for (const group of groups) addValues(counts, group, group.hits);
+  for (const group of groups) addValues(counts, group, group.scratchHits);
   return counts;
 }
 
 /** Facet counts made so far: each marks the groups it counted. */
 let counted = 0;
 
-function addValues(
-  counts: Record<FacetField, ValueCounter>,
-  values: Omit<FacetGroup, 'countedIn' | 'hits'>,
-  times: number,
-): void {
+function addValues(counts: Record<FacetField, ValueCounter>, values: CountedValues, times: number): void {
   counts._entityType.add(values.entityType, times);
   counts.platform.add(values.platform, times);
   counts.origin.add(values.origin, times);
