@@ -89,24 +89,7 @@ function walk(
     valid = Math.min(valid, shared[at]!);
     let pruned = -1;
     for (let d = valid + 1; d <= length && d <= deepest; d++) {
-      const above = (d - 1) * width;
-      const row = d * width;
-      rows[row] = head >= 0 && d > cap ? out : d;
-      // Only the band of cells within `max` of the diagonal can be within `max`; the cells just outside it
-      // read as out of reach, for this row's first cell and the next row's last.
-      const low = Math.max(1, d - max);
-      const high = Math.min(word.length, d + max);
-      if (low > 1) rows[row + low - 1] = out;
-      if (high < word.length) rows[row + high + 1] = out;
-      let best = low === 1 ? rows[row]! : out;
-      const letter = codes[start + d - 1]!;
-      for (let j = low; j <= high; j++) {
-        const cost = word.charCodeAt(j - 1) === letter ? 0 : 1;
-        let value = Math.min(rows[above + j]! + 1, rows[row + j - 1]! + 1, rows[above + j - 1]! + cost);
-        if (j <= head && value > cap) value = out;
-        rows[row + j] = value;
-        if (value < best) best = value;
-      }
+      const best = bandRow(rows, (d - 1) * width, d * width, word, codes[start + d - 1]!, d, max, head);
       valid = d;
       if (best > max) {
         pruned = d;
@@ -125,10 +108,44 @@ function walk(
   }
 }
 
+/**
+ * Row d of the table of `word` against a term whose d-th code unit is `letter`, at `row` in `rows`, from
+ * the one at `above`; its least cell. Only the band of cells within `max` of the diagonal can be within
+ * `max`; the cells just outside it read as out of reach (max + 1), for this row's first cell and the next
+ * row's last. With `head` ≥ 0, a cell of the word's first `head` letters over max - 1 reads so too (walk).
+ */
+function bandRow(
+  rows: Int32Array,
+  above: number,
+  row: number,
+  word: string,
+  letter: number,
+  d: number,
+  max: number,
+  head: number,
+): number {
+  const out = max + 1;
+  const cap = max - 1;
+  rows[row] = head >= 0 && d > cap ? out : d;
+  const low = Math.max(1, d - max);
+  const high = Math.min(word.length, d + max);
+  if (low > 1) rows[row + low - 1] = out;
+  if (high < word.length) rows[row + high + 1] = out;
+  let best = low === 1 ? rows[row]! : out;
+  for (let j = low; j <= high; j++) {
+    const cost = word.charCodeAt(j - 1) === letter ? 0 : 1;
+    let value = Math.min(rows[above + j]! + 1, rows[row + j - 1]! + 1, rows[above + j - 1]! + cost);
+    if (j <= head && value > cap) value = out;
+    rows[row + j] = value;
+    if (value < best) best = value;
+  }
+  return best;
+}
+
 // Two rows for editDistanceWithin, reused.
 let pair = new Int32Array(0);
 
-/** The edit distance of `a` and `b` when at most `max`, else max + 1 (a band of the full table). */
+/** The edit distance of `a` and `b` when at most `max`, else max + 1 (the band of the full table). */
 export function editDistanceWithin(a: string, b: string, max: number): number {
   const out = max + 1;
   if (Math.abs(a.length - b.length) > max) return out;
@@ -138,20 +155,7 @@ export function editDistanceWithin(a: string, b: string, max: number): number {
   let row = width;
   for (let j = 0; j < width; j++) pair[j] = j;
   for (let d = 1; d <= b.length; d++) {
-    const low = Math.max(1, d - max);
-    const high = Math.min(a.length, d + max);
-    pair[row] = d;
-    if (low > 1) pair[row + low - 1] = out;
-    if (high < a.length) pair[row + high + 1] = out;
-    let best = low === 1 ? d : out;
-    const letter = b.charCodeAt(d - 1);
-    for (let j = low; j <= high; j++) {
-      const cost = a.charCodeAt(j - 1) === letter ? 0 : 1;
-      const value = Math.min(pair[above + j]! + 1, pair[row + j - 1]! + 1, pair[above + j - 1]! + cost);
-      pair[row + j] = value;
-      if (value < best) best = value;
-    }
-    if (best > max) return out;
+    if (bandRow(pair, above, row, a, b.charCodeAt(d - 1), d, max, -1) > max) return out;
     [above, row] = [row, above];
   }
   return Math.min(pair[above + a.length]!, out);
