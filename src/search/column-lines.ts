@@ -1,5 +1,6 @@
 // A dataset's columns read for one word at a time: the first line of a column path or description that
-// holds it, in the order the document's text lists them, with no array of lines made. Reads aspect JSON only.
+// holds it, in the order the document's text lists them, with no array of lines made; and a column's current
+// description, which the whole column text (document-source.ts) reads too. Reads aspect JSON only.
 
 import { isJsonObject, type JsonObject } from '../aspects/json.ts';
 import { objects, str } from '../aspects/read.ts';
@@ -20,6 +21,18 @@ export function editsByPath(editable: JsonObject | null): Map<string, JsonObject
     if (path !== null) edits.set(path, info);
   }
   return edits;
+}
+
+/**
+ * A column's current description, the one rule every column text follows: its edit's (`edits`, from
+ * editsByPath), else the ingested one; null when neither. `path` is the column's field path as ingested.
+ */
+export function columnDescription(
+  field: JsonObject,
+  path: string,
+  edits: ReadonlyMap<string, JsonObject> | null,
+): string | null {
+  return currentDescription(str(edits?.get(path), 'description'), field);
 }
 
 /** The first line of a column path that holds, in the order the document's text lists them. */
@@ -45,8 +58,7 @@ export function firstColumnDescription(
   const edits = editsByPath(editable);
   for (const field of fields) {
     if (!isJsonObject(field)) continue;
-    const edit = edits?.get(str(field, 'fieldPath') ?? '');
-    const description = currentDescription(str(edit, 'description'), field);
+    const description = columnDescription(field, str(field, 'fieldPath') ?? '', edits);
     if (description === null) continue;
     const found = firstOfLines(description, holder);
     if (found !== undefined) return found;

@@ -7,6 +7,7 @@ import { aspectObject, obj, objects, str, strings, urnId } from '../aspects/read
 import { currentDescription } from '../resolvers/views/description.ts';
 import type { AspectReader } from '../store/catalogue.ts';
 import {
+  columnDescription,
   editsByPath,
   firstColumnDescription,
   firstColumnPath,
@@ -231,11 +232,10 @@ function columns(schema: JsonObject | null, editable: JsonObject | null): Column
   const columnTags: string[] = [];
   for (const field of objects(schema, 'fields')) {
     const path = str(field, 'fieldPath') ?? '';
-    const edit = edits?.get(path);
     fieldPaths.push(simplePath(path));
-    const description = currentDescription(str(edit, 'description'), field);
+    const description = columnDescription(field, path, edits);
     if (description !== null) fieldDescriptions.push(description);
-    columnTags.push(...tagUrns(obj(field, 'globalTags')), ...tagUrns(obj(edit, 'globalTags')));
+    columnTags.push(...tagUrns(obj(field, 'globalTags')), ...tagUrns(obj(edits?.get(path), 'globalTags')));
   }
   return { fieldPaths, fieldDescriptions, columnTags };
 }
