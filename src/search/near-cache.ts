@@ -4,8 +4,12 @@
 
 import { editDistanceWithin } from './term-neighbours.ts';
 
-/** Query words remembered (per number of edits), the first remembered going first. */
-const REMEMBERED = 8192;
+/**
+ * Query words remembered (per number of edits). The first remembered goes first unless read since it was
+ * stored or last passed over (CLOCK, as the response cache): a hit only marks its entry, so a word searched
+ * often stays while one-off words come and go.
+ */
+export const REMEMBERED = 8192;
 /** Terms added since an answer that are measured when it is read; more, and it is looked up anew. */
 const ADDED_KEPT = 256;
 
@@ -16,6 +20,8 @@ interface Entry {
   /** How many terms had been added (the log's position) and dropped when `found` was last brought up to date. */
   added: number;
   dropped: number;
+  /** Read since it was stored or last passed over by eviction. */
+  read: boolean;
 }
 
 export class NearCache {
@@ -45,6 +51,7 @@ export class NearCache {
     const entries = this.#entries[edits];
     const entry = entries?.get(word);
     if (entry === undefined) return undefined;
+    entry.read = true;
     if (entry.added < this.#base) {
       entries!.delete(word);
       return undefined;
@@ -72,8 +79,16 @@ export class NearCache {
 
   /** Remembers `found`, the near terms of `word` in the vocabulary as it is now. */
   set(word: string, edits: number, found: Near): void {
-    const entries = (this.#entries[edits] ??= new Map());
-    if (entries.size >= REMEMBERED) entries.delete(entries.keys().next().value as string);
-    entries.set(word, { found, added: this.#base + this.#added.length, dropped: this.#dropped });
+    const entries = (this.#entries[edits] ??= new Map<string, Entry>());
+    // Each marked entry is passed over once (to the young end, unmarked): the loop ends within one round.
+    while (entries.size >= REMEMBERED) {
+      const oldest = entries.keys().next().value as string;
+      const entry = entries.get(oldest)!;
+      entries.delete(oldest);
+      if (!entry.read) break;
+      entry.read = false;
+      entries.set(oldest, entry);
+    }
+    entries.set(word, { found, added: this.#base + this.#added.length, dropped: this.#dropped, read: false });
   }
 }
