@@ -51,17 +51,8 @@ async function side(root: string, dir: string) {
 }
 
 await from(rootA!, 'src/cli/production-mode.ts');
-const { searchBody } = await import('./search-bench.ts');
-const random = Math.random;
-let state = 0x2545f491; // the same bodies as search-in-process.ts's
-Math.random = () => {
-  state ^= state << 13;
-  state ^= state >>> 17;
-  state ^= state << 5;
-  return (state >>> 0) / 2 ** 32;
-};
-const bodies = Array.from({ length: 3000 }, () => searchBody(10_000, words));
-Math.random = random;
+const { seededSearchBodies } = await import('./search-bench.ts');
+const bodies = seededSearchBodies(3000, words); // the same bodies as search-in-process.ts's
 
 const a = await side(rootA!, dirA!);
 const b = await side(rootB!, dirB);

@@ -50,6 +50,23 @@ export function searchBody(datasets: number, words: number): string {
   return JSON.stringify({ query: SEARCH, variables: { input } });
 }
 
+/** `count` search bodies as searchBody makes them, the same in every run: Math.random seeded while they are made. */
+export function seededSearchBodies(count: number, words: number, datasets = 10_000): string[] {
+  const random = Math.random;
+  let state = 0x2545f491;
+  Math.random = () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 2 ** 32;
+  };
+  try {
+    return Array.from({ length: count }, () => searchBody(datasets, words));
+  } finally {
+    Math.random = random;
+  }
+}
+
 /** Sends one search and waits for its answer: a search waits for the index build, so after this it is complete. */
 export async function waitForIndex(target: { url: string; token: string }): Promise<number> {
   const started = performance.now();

@@ -15,7 +15,7 @@ import { runSearch } from '../../src/search/query.ts';
 import { searchIndexOf } from '../../src/search/search-index.ts';
 import { parseSort } from '../../src/search/sort.ts';
 import { Store } from '../../src/store/store.ts';
-import { searchBody } from './search-bench.ts';
+import { seededSearchBodies } from './search-bench.ts';
 
 const { values } = parseArgs({
   options: {
@@ -32,24 +32,11 @@ interface Input {
   orFilters: AndFilterInput[];
 }
 
-/** The same inputs in every run: Math.random seeded while they are made (as search-in-process.ts). */
+/** The same inputs in every run: the inputs of search-in-process.ts's bodies. */
 function inputs(count: number, words: number): Input[] {
-  const random = Math.random;
-  let state = 0x2545f491;
-  Math.random = () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 2 ** 32;
-  };
-  try {
-    return Array.from({ length: count }, () => {
-      const body = JSON.parse(searchBody(10_000, words)) as { variables: { input: Input } };
-      return body.variables.input;
-    });
-  } finally {
-    Math.random = random;
-  }
+  return seededSearchBodies(count, words).map(
+    (body) => (JSON.parse(body) as { variables: { input: Input } }).variables.input,
+  );
 }
 
 const store = await Store.open({ dataDir: join(values.dir, 'data') });

@@ -15,7 +15,7 @@ import { bufferedBody } from '../../src/http/body.ts';
 import { createRoutes } from '../../src/http/routes.ts';
 import { resolveLimits } from '../../src/limits.ts';
 import { Store } from '../../src/store/store.ts';
-import { searchBody } from './search-bench.ts';
+import { seededSearchBodies } from './search-bench.ts';
 
 const { values } = parseArgs({
   options: {
@@ -28,23 +28,6 @@ const { values } = parseArgs({
 if (values.dir === undefined) throw new Error('--dir is required: a directory search-load.ts ingested into');
 const dataDir = join(values.dir, 'data');
 const searches = Number(values.searches);
-
-/** The same bodies in every run: Math.random seeded while they are made. */
-function bodies(count: number, words: number): string[] {
-  const random = Math.random;
-  let state = 0x2545f491;
-  Math.random = () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 2 ** 32;
-  };
-  try {
-    return Array.from({ length: count }, () => searchBody(10_000, words));
-  } finally {
-    Math.random = random;
-  }
-}
 
 const store = await Store.open({ dataDir });
 try {
@@ -66,7 +49,7 @@ try {
     });
     return answer.body?.toString('utf8') ?? '';
   };
-  const all = bodies(searches, Number(values.words));
+  const all = seededSearchBodies(searches, Number(values.words));
   // The first search waits for the index build. A warm-up round over the same bodies lets the JIT settle and
   // reads every aspect they touch once, as a server long under load has (the log's values are parsed on first read).
   for (const body of all) await ask(body);
