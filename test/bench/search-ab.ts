@@ -4,53 +4,23 @@
 // Usage: tsx test/bench/search-ab.ts ROOT_A DIR_A ROOT_B DIR_B [WORDS] (each DIR a copy search-load.ts made)
 
 import { createHash, type Hash } from 'node:crypto';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 
-type Routes = ReturnType<typeof import('../../src/http/routes.ts').createRoutes>;
+import { searchCheckout, type SearchCheckout } from './search-checkout.ts';
 
 const [rootA, dirA, rootB, dirB, wordsArg] = process.argv.slice(2);
 if (dirB === undefined) throw new Error('usage: search-ab.ts ROOT_A DIR_A ROOT_B DIR_B [WORDS]');
 const words = Number(wordsArg ?? 1);
-const from = <T>(root: string, path: string): Promise<T> =>
-  import(pathToFileURL(resolve(root, path)).href) as Promise<T>;
 
-/** One checkout's routes over its own copy: each checkout's modules load apart, with their own state. */
+/** One checkout over its own copy, asked a body; its answer joins `digest` when one is given. */
 async function side(root: string, dir: string) {
-  const { TokenService } = await from<typeof import('../../src/auth/tokens.ts')>(root, 'src/auth/tokens.ts');
-  const { loadSigningKey } = await from<typeof import('../../src/auth/signing-key.ts')>(
-    root,
-    'src/auth/signing-key.ts',
-  );
-  const { bufferedBody } = await from<typeof import('../../src/http/body.ts')>(root, 'src/http/body.ts');
-  const { createRoutes } = await from<typeof import('../../src/http/routes.ts')>(root, 'src/http/routes.ts');
-  const { resolveLimits } = await from<typeof import('../../src/limits.ts')>(root, 'src/limits.ts');
-  const { Store } = await from<typeof import('../../src/store/store.ts')>(root, 'src/store/store.ts');
-  const dataDir = join(dir, 'data');
-  const store = await Store.open({ dataDir });
-  const routes: Routes = createRoutes({
-    store,
-    tokens: new TokenService(loadSigningKey(dataDir), store),
-    auth: false,
-    limits: resolveLimits({}),
-    version: 'bench',
-    resetToSeed: () => Promise.resolve(),
-    logError: (error) => console.error(error),
-  });
+  const checkout: SearchCheckout = await searchCheckout(root, dir);
   const ask = async (body: string, digest: Hash | null): Promise<void> => {
-    const headers = { 'content-type': 'application/json' };
-    const answer = await routes({
-      method: 'POST',
-      url: '/api/graphql',
-      headers,
-      body: bufferedBody(Buffer.from(body)),
-    });
-    digest?.update(answer.body?.toString('utf8') ?? '');
+    const answer = await checkout.ask(body);
+    digest?.update(answer);
   };
-  return { store, ask };
+  return { checkout, ask };
 }
 
-await from(rootA!, 'src/cli/production-mode.ts');
 const { seededSearchBodies } = await import('./search-bench.ts');
 const bodies = seededSearchBodies(3000, words); // the same bodies as search-in-process.ts's
 
@@ -82,6 +52,6 @@ try {
       `${(per[1]! / per[0]!).toFixed(3)}; answers ${digests.map((digest) => digest.digest('hex').slice(0, 16)).join(' ')}`,
   );
 } finally {
-  await a.store.close();
-  await b.store.close();
+  await a.checkout.close();
+  await b.checkout.close();
 }
