@@ -4,6 +4,7 @@
 
 import type { DocumentNode } from 'graphql';
 
+import type { FastVariables } from './fast-variables.ts';
 import { Lru } from './lru.ts';
 
 export interface DocumentCacheLimits {
@@ -19,9 +20,9 @@ export interface CachedDocument {
   document: DocumentNode;
   /**
    * Per operation name ('' for none): whether its reads are watched (see ReadWatch), and the root field a log
-   * line names it by.
+   * line names it by; for a mutation, its variables plan once made (null: none possible).
    */
-  operations: Map<string, { watched: boolean; rootField: string | null }>;
+  operations: Map<string, { watched: boolean; rootField: string | null; fast: FastVariables | null | undefined }>;
 }
 
 export class DocumentCache {

@@ -23,6 +23,7 @@ import type { JsonObject } from '../aspects/json.ts';
 import { searchIndexOf } from '../search/search-index.ts';
 import { costRule } from './cost-rule.ts';
 import { DocumentCache } from './document-cache.ts';
+import { fastVariables, withPassThrough } from './fast-variables.ts';
 import { formatError, type ErrorEntry, type ErrorPhase } from './format-error.ts';
 import { minihubSchema } from './schema.ts';
 
@@ -80,6 +81,8 @@ export interface RunOptions {
 
 export class GraphQLExecutor<Recorder extends AspectReader = AspectReader, Seen = never> {
   readonly #schema: GraphQLSchema = minihubSchema();
+  // Mutations with a variables plan run here (fast-variables.ts); made on the first such mutation.
+  #passThroughSchema: GraphQLSchema | null = null;
   readonly #cache = new DocumentCache(DOCUMENT_CACHE);
   readonly #costRules: readonly ValidationRule[];
   readonly #maxTokens: number;
@@ -135,6 +138,7 @@ export class GraphQLExecutor<Recorder extends AspectReader = AspectReader, Seen 
       facts = {
         watched: this.#watch?.watches(document, params.operationName) ?? false,
         rootField: firstRootField(document, params.operationName),
+        fast: undefined,
       };
       // Only names the document defines are remembered, so made-up names cannot grow the map.
       if (getOperationAST(document, params.operationName) !== null)
@@ -178,12 +182,17 @@ export class GraphQLExecutor<Recorder extends AspectReader = AspectReader, Seen 
             actor,
             limits,
           };
+    // A mutation's variables coerced by the operation's plan, when it takes them as they are (see fast-variables.ts).
+    if (chosen?.operation === 'mutation' && facts.fast === undefined)
+      facts.fast = fastVariables(this.#schema, document, chosen);
+    const coerced = chosen?.operation === 'mutation' ? (facts.fast?.coerce(params.variables) ?? null) : null;
+    if (coerced !== null) this.#passThroughSchema ??= withPassThrough(this.#schema);
     const pending = execute({
-      schema: this.#schema,
-      document,
+      schema: coerced === null ? this.#schema : (this.#passThroughSchema as GraphQLSchema),
+      document: coerced === null ? document : (facts.fast?.document as DocumentNode),
       rootValue,
       contextValue,
-      variableValues: params.variables,
+      variableValues: coerced ?? params.variables,
       operationName: params.operationName,
     });
     // Queries resolve synchronously; their reads are taken in this same tick, before a write lands.
