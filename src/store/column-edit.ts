@@ -23,25 +23,8 @@ export function withColumnDescription(
 ): JsonObject {
   const previous = isJsonObject(before) ? before : {};
   const list = previous.editableSchemaFieldInfo;
-  const updated = Array.isArray(list) && CLEAN_LISTS.has(list) ? editedClean(list, fieldPath, description) : null;
-  return { ...previous, editableSchemaFieldInfo: updated ?? edited(list, fieldPath, description) };
-}
-
-// Lists this module built, every entry an object: editing one needs no look at the entries after the
-// column's (each a cache miss on a large catalogue) and no check of each; any other list takes the full pass.
-const CLEAN_LISTS = new WeakSet<JsonValue[]>();
-
-function editedClean(list: JsonValue[], fieldPath: string | null, description: string): JsonValue[] {
-  const updated = list.slice();
-  let index = 0;
-  while (index < list.length && (list[index] as JsonObject).fieldPath !== fieldPath) index++;
-  updated[index] = index < list.length ? { ...(list[index] as JsonObject), description } : { fieldPath, description };
-  CLEAN_LISTS.add(updated);
-  return updated;
-}
-
-function edited(list: JsonValue | undefined, fieldPath: string | null, description: string): JsonObject[] {
-  // One pass over the entries: entries that are not objects are dropped, the first of the column's gets the description.
+  // One pass over the entries (each a cache miss on a large catalogue): entries that are not objects are
+  // dropped, the first of the column's gets the description.
   const updated: JsonObject[] = [];
   let found = false;
   for (const info of Array.isArray(list) ? list : []) {
@@ -52,8 +35,7 @@ function edited(list: JsonValue | undefined, fieldPath: string | null, descripti
     } else updated.push(info);
   }
   if (!found) updated.push({ fieldPath, description });
-  CLEAN_LISTS.add(updated);
-  return updated;
+  return { ...previous, editableSchemaFieldInfo: updated };
 }
 
 /**
