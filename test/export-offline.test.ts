@@ -5,7 +5,7 @@
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { appendFileSync, copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { JsonValue } from '../src/aspects/json.ts';
@@ -16,7 +16,6 @@ import type { AspectChange, LogRecord } from '../src/store/log-record.ts';
 import { compactOffline, withOfflineLog } from '../src/store/offline.ts';
 import { Store } from '../src/store/store.ts';
 import { SAMPLE, tempDataDir } from './fixtures/server.ts';
-import { TEST_TMP } from './fixtures/temp-root.ts';
 
 const LOG = 'catalogue.jsonl';
 const ROOT = 'urn:li:corpuser:datahub';
@@ -46,7 +45,7 @@ function offlineExport(dataDir: string): Promise<string> {
 }
 
 function copyOf(dataDir: string): string {
-  const copy = mkdtempSync(join(TEST_TMP, 'minihub-offline-'));
+  const copy = tempDataDir();
   copyFileSync(join(dataDir, LOG), join(copy, LOG));
   return copy;
 }

@@ -4,7 +4,7 @@
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { AspectChange } from '../src/store/catalogue.ts';
@@ -12,7 +12,6 @@ import type { ByteRange } from '../src/store/log-fs.ts';
 import { Store } from '../src/store/store.ts';
 import { FaultyFileSystem } from './fixtures/faulty-fs.ts';
 import { tempDataDir } from './fixtures/server.ts';
-import { TEST_TMP } from './fixtures/temp-root.ts';
 
 const LOG = 'catalogue.jsonl';
 const ROOT = 'urn:li:corpuser:datahub';
@@ -41,7 +40,7 @@ function set(urn: string, aspect: string, value: AspectChange['value']): () => A
 
 /** A copy of the directory's files as they stand: what a crash at this moment would leave. */
 function crashImage(dataDir: string): string {
-  const image = mkdtempSync(join(TEST_TMP, 'minihub-crash-'));
+  const image = tempDataDir();
   for (const name of [LOG, `${LOG}.compact`]) {
     if (existsSync(join(dataDir, name))) copyFileSync(join(dataDir, name), join(image, name));
   }
