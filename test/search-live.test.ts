@@ -94,6 +94,35 @@ live('an ingest adds a dataset; an ingested soft delete removes it', async ({ hu
   assert.equal(await found(hub.gql.bind(hub), 'wombat'), []);
 });
 
+live(
+  'a column edit followed by a tags-only edit of the same column: search finds what the column shows',
+  async ({ hub }) => {
+    // An ingested file may list one column twice in editableSchemaFieldInfo; the later entry only tags it.
+    const urn = datasetUrn('kafka', 'events.platypus_counts');
+    await ingest(
+      hub.store,
+      [
+        mcp(urn, 'datasetProperties', { name: 'platypus_counts' }),
+        mcp(urn, 'schemaMetadata', {
+          schemaName: 'platypus_counts',
+          fields: [{ fieldPath: 'n', description: 'plain' }],
+        }),
+        mcp(urn, 'editableSchemaMetadata', {
+          editableSchemaFieldInfo: [
+            { fieldPath: 'n', description: 'echidna tally' },
+            { fieldPath: 'n', globalTags: { tags: [] } },
+          ],
+        }),
+      ],
+      ROOT,
+    );
+    const column = await hub.gql(`{ dataset(urn: "${urn}") { schemaMetadata { fields { fieldPath description } } } }`);
+    assert.equal(column.json.data.dataset.schemaMetadata.fields, [{ fieldPath: 'n', description: 'echidna tally' }]);
+    assert.equal(await found(hub.gql.bind(hub), 'echidna'), [urn]);
+    assert.equal(await found(hub.gql.bind(hub), 'plain platypus'), []);
+  },
+);
+
 live('a deleted tag disappears, and so do its associations', async ({ hub }) => {
   const gql = hub.gql.bind(hub);
   assert.equal(

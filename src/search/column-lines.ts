@@ -4,14 +4,14 @@
 
 import { isJsonObject, type JsonObject } from '../aspects/json.ts';
 import { objects, str } from '../aspects/read.ts';
-import { currentDescription } from '../resolvers/views/description.ts';
+import { currentDescription, editedColumnDescriptions } from '../resolvers/views/description.ts';
 
 /** What DocumentSource.firstLine() looks for: an object with a method, so no closure is made per search. */
 export interface LineTest {
   holds(line: string): boolean;
 }
 
-/** A dataset's column edits by field path; null when there are none. */
+/** A dataset's column edits by field path (for their tags; descriptions: editedColumnDescriptions); null when none. */
 export function editsByPath(editable: JsonObject | null): Map<string, JsonObject> | null {
   const edited = objects(editable, 'editableSchemaFieldInfo');
   if (edited.length === 0) return null;
@@ -24,15 +24,11 @@ export function editsByPath(editable: JsonObject | null): Map<string, JsonObject
 }
 
 /**
- * A column's current description, the one rule every column text follows: its edit's (`edits`, from
- * editsByPath), else the ingested one; null when neither. `path` is the column's field path as ingested.
+ * A column's current description, the one rule every column text follows: its edit's (`edited`, from
+ * editedColumnDescriptions), else the ingested one; null when neither. `path` is the field path as ingested.
  */
-export function columnDescription(
-  field: JsonObject,
-  path: string,
-  edits: ReadonlyMap<string, JsonObject> | null,
-): string | null {
-  return currentDescription(str(edits?.get(path), 'description'), field);
+export function columnDescription(field: JsonObject, path: string, edited: ReadonlyMap<string, string>): string | null {
+  return currentDescription(edited.get(path), field);
 }
 
 /** The first line of a column path that holds, in the order the document's text lists them. */
@@ -55,10 +51,10 @@ export function firstColumnDescription(
 ): string | undefined {
   const fields = schema?.fields;
   if (!Array.isArray(fields)) return undefined;
-  const edits = editsByPath(editable);
+  const edited = editedColumnDescriptions(editable);
   for (const field of fields) {
     if (!isJsonObject(field)) continue;
-    const description = columnDescription(field, str(field, 'fieldPath') ?? '', edits);
+    const description = columnDescription(field, str(field, 'fieldPath') ?? '', edited);
     if (description === null) continue;
     const found = firstOfLines(description, holder);
     if (found !== undefined) return found;

@@ -4,7 +4,7 @@
 
 import type { JsonObject } from '../aspects/json.ts';
 import { aspectObject, obj, objects, str, strings, urnId } from '../aspects/read.ts';
-import { currentDescription } from '../resolvers/views/description.ts';
+import { currentDescription, editedColumnDescriptions } from '../resolvers/views/description.ts';
 import type { AspectReader } from '../store/catalogue.ts';
 import {
   columnDescription,
@@ -227,13 +227,14 @@ function entityParts(reader: AspectReader, urn: string, entityType: string): Ent
 /** A dataset's column paths, their current descriptions (the edit, else ingested) and their tags. */
 function columns(schema: JsonObject | null, editable: JsonObject | null): Columns {
   const edits = editsByPath(editable);
+  const edited = editedColumnDescriptions(editable);
   const fieldPaths: string[] = [];
   const fieldDescriptions: string[] = [];
   const columnTags: string[] = [];
   for (const field of objects(schema, 'fields')) {
     const path = str(field, 'fieldPath') ?? '';
     fieldPaths.push(simplePath(path));
-    const description = columnDescription(field, path, edits);
+    const description = columnDescription(field, path, edited);
     if (description !== null) fieldDescriptions.push(description);
     columnTags.push(...tagUrns(obj(field, 'globalTags')), ...tagUrns(obj(edits?.get(path), 'globalTags')));
   }

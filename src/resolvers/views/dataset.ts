@@ -6,7 +6,7 @@ import type { JsonObject } from '../../aspects/json.ts';
 import { parseDatasetUrn, type DatasetKey } from '../../urn.ts';
 import { aspectObject, num, obj, objects, str, strings } from '../../aspects/read.ts';
 import { containerOf, parentContainersOf, type ContainerView } from './container.ts';
-import { currentDescription } from './description.ts';
+import { currentDescription, editedColumnDescriptions } from './description.ts';
 import { registerEntityView } from './entity-registry.ts';
 import { foreignKeysView } from './foreign-keys.ts';
 import { deprecationView, domainView, glossaryTermsOf, glossaryTermsView, statusView } from './governance.ts';
@@ -94,7 +94,7 @@ export class DatasetView {
   schemaMetadata() {
     const schema = this.#aspect('schemaMetadata');
     if (schema === null) return null;
-    const edits = editedFieldDescriptions(this.#aspect('editableSchemaMetadata'));
+    const edits = editedColumnDescriptions(this.#aspect('editableSchemaMetadata'));
     return {
       aspectVersion: 0,
       datasetUrn: this.urn,
@@ -205,17 +205,6 @@ class DatasetPropertiesView {
   lastModified() {
     return auditStamp(obj(this.#properties, 'lastModified'));
   }
-}
-
-/** fieldPath → edited description, for the fields whose edit sets one. */
-function editedFieldDescriptions(editable: JsonObject | null): Map<string, string> {
-  const edits = new Map<string, string>();
-  for (const info of objects(editable, 'editableSchemaFieldInfo')) {
-    const fieldPath = str(info, 'fieldPath');
-    const description = str(info, 'description');
-    if (fieldPath !== null && description !== null) edits.set(fieldPath, description);
-  }
-  return edits;
 }
 
 /** The platformSchema union: key/value schemas stay split, every other kind is shown as a table schema. */
