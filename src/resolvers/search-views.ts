@@ -54,7 +54,8 @@ function datasetKeyOf(urn: string): DatasetKey | null {
   let key = DATASET_KEYS.get(urn);
   if (key === undefined) {
     try {
-      key = parseDatasetUrn(urn);
+      // Frozen: every view of this URN, in every request, shares the one object.
+      key = Object.freeze(parseDatasetUrn(urn));
     } catch {
       key = null;
     }
