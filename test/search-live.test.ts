@@ -123,6 +123,31 @@ live(
   },
 );
 
+live(
+  'a column tag edit followed by a description-only edit of the same column: its tag is still found',
+  async ({ hub }) => {
+    const urn = datasetUrn('kafka', 'events.quokka_counts');
+    const tag = 'urn:li:tag:wallaby';
+    await ingest(
+      hub.store,
+      [
+        mcp(tag, 'tagProperties', { name: 'wallaby' }),
+        mcp(urn, 'datasetProperties', { name: 'quokka_counts' }),
+        mcp(urn, 'schemaMetadata', { schemaName: 'quokka_counts', fields: [{ fieldPath: 'n' }] }),
+        mcp(urn, 'editableSchemaMetadata', {
+          editableSchemaFieldInfo: [
+            { fieldPath: 'n', globalTags: { tags: [{ tag }] } },
+            { fieldPath: 'n', description: 'counted at dawn' },
+          ],
+        }),
+      ],
+      ROOT,
+    );
+    assert.equal(await found(hub.gql.bind(hub), 'wallaby quokka'), [urn]);
+    assert.equal(await found(hub.gql.bind(hub), 'dawn quokka'), [urn]);
+  },
+);
+
 live('a deleted tag disappears, and so do its associations', async ({ hub }) => {
   const gql = hub.gql.bind(hub);
   assert.equal(

@@ -3,24 +3,12 @@
 // description, which the whole column text (document-source.ts) reads too. Reads aspect JSON only.
 
 import { isJsonObject, type JsonObject } from '../aspects/json.ts';
-import { objects, str } from '../aspects/read.ts';
+import { str } from '../aspects/read.ts';
 import { currentDescription, editedColumnDescriptions } from '../resolvers/views/description.ts';
 
 /** What DocumentSource.firstLine() looks for: an object with a method, so no closure is made per search. */
 export interface LineTest {
   holds(line: string): boolean;
-}
-
-/** A dataset's column edits by field path (for their tags; descriptions: editedColumnDescriptions); null when none. */
-export function editsByPath(editable: JsonObject | null): Map<string, JsonObject> | null {
-  const edited = objects(editable, 'editableSchemaFieldInfo');
-  if (edited.length === 0) return null;
-  const edits = new Map<string, JsonObject>();
-  for (const info of edited) {
-    const path = str(info, 'fieldPath');
-    if (path !== null) edits.set(path, info);
-  }
-  return edits;
 }
 
 /**

@@ -8,7 +8,6 @@ import { currentDescription, editedColumnDescriptions } from '../resolvers/views
 import type { AspectReader } from '../store/catalogue.ts';
 import {
   columnDescription,
-  editsByPath,
   firstColumnDescription,
   firstColumnPath,
   firstOfLines,
@@ -226,8 +225,8 @@ function entityParts(reader: AspectReader, urn: string, entityType: string): Ent
 
 /** A dataset's column paths, their current descriptions (the edit, else ingested) and their tags. */
 function columns(schema: JsonObject | null, editable: JsonObject | null): Columns {
-  const edits = editsByPath(editable);
   const edited = editedColumnDescriptions(editable);
+  const editedTags = editedColumnTags(editable);
   const fieldPaths: string[] = [];
   const fieldDescriptions: string[] = [];
   const columnTags: string[] = [];
@@ -236,9 +235,26 @@ function columns(schema: JsonObject | null, editable: JsonObject | null): Column
     fieldPaths.push(simplePath(path));
     const description = columnDescription(field, path, edited);
     if (description !== null) fieldDescriptions.push(description);
-    columnTags.push(...tagUrns(obj(field, 'globalTags')), ...tagUrns(obj(edits?.get(path), 'globalTags')));
+    columnTags.push(...tagUrns(obj(field, 'globalTags')), ...(editedTags.get(path) ?? []));
   }
   return { fieldPaths, fieldDescriptions, columnTags };
+}
+
+/**
+ * fieldPath -> the tags a dataset's column edits give it, from every edit of that path (an edit that only
+ * describes a column leaves its tags as they were, as editedColumnDescriptions does for descriptions).
+ */
+function editedColumnTags(editable: JsonObject | null): Map<string, string[]> {
+  const tags = new Map<string, string[]>();
+  for (const info of objects(editable, 'editableSchemaFieldInfo')) {
+    const path = str(info, 'fieldPath');
+    const urns = tagUrns(obj(info, 'globalTags'));
+    if (path === null || urns.length === 0) continue;
+    const known = tags.get(path);
+    if (known === undefined) tags.set(path, urns);
+    else known.push(...urns);
+  }
+  return tags;
 }
 
 function tagUrns(globalTags: JsonObject | null): string[] {
