@@ -4,8 +4,8 @@
 
 /** Which documents a query keeps, by what put() stored with each and its id. */
 export interface DocumentFilter<T> {
-  /** The same key for the same filter (its verdicts are kept under it); null: not kept. */
-  readonly key: string | null;
+  /** The same key for the same filter: its verdicts are kept under it. */
+  readonly key: string;
   keeps(payload: T, id: string): boolean;
 }
 
@@ -20,8 +20,7 @@ export class FilterVerdicts {
   #byKey = new Map<string, Uint8Array>();
 
   /** The verdicts of the filter `key` over `slots` document slots, UNASKED where not yet asked. */
-  of(key: string | null, slots: number): Uint8Array {
-    if (key === null) return new Uint8Array(slots);
+  of(key: string, slots: number): Uint8Array {
     let verdicts = this.#byKey.get(key);
     if (verdicts === undefined || verdicts.length < slots) {
       if (this.#byKey.size >= KEPT_FILTERS) this.#byKey.clear();

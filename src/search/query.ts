@@ -24,9 +24,9 @@ export interface SearchRequest {
   sort?: SearchSort;
   /**
    * The same for the same types, filter and includeSoftDeleted (their inputs as JSON): the index keeps what
-   * the filter said of each entity under it while nothing changes. Absent: asked anew each search.
+   * the filter said of each entity under it while nothing changes.
    */
-  filterKey?: string;
+  filterKey: string;
 }
 
 /** Different words one query may hold: each is looked up, with its prefixes and typos, before any is ranked. */
@@ -67,7 +67,7 @@ export function runSearch(index: IndexSnapshot, request: SearchRequest, key: str
     matches = new RankedMatches(urns, new Float64Array(urns.length), facetsOf, () => ({}), sort);
   } else {
     // The engine asks the filter before scoring a document: every hit it answers is kept.
-    const filter = { key: request.filterKey ?? null, keeps: keep };
+    const filter = { key: request.filterKey, keeps: keep };
     const result = index.engine.query(request.query, request.fields, filter);
     for (let i = 0; i < result.size; i++) {
       urns.push(result.id(i));
