@@ -23,6 +23,7 @@ import type { JsonObject } from '../src/aspects/json.ts';
 import { fastVariables } from '../src/graphql/fast-variables.ts';
 import { minihubSchema } from '../src/graphql/schema.ts';
 import { SAMPLE, startTestServer, tempDataDir } from './fixtures/server.ts';
+import { seededRandom } from './fixtures/seeded-random.ts';
 
 const test = suite('fast variables');
 const schema = minihubSchema();
@@ -128,13 +129,7 @@ function valuesNear(type: GraphQLInputType, random: () => number, depth = 0): un
 }
 
 test('every input type the schema has: the plan agrees with graphql-js on random values near its shape', () => {
-  let state = 0x9e3779b9;
-  const random = () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 2 ** 32;
-  };
+  const random = seededRandom(0x9e3779b9);
   let planned = 0;
   let answered = 0;
   let refused = 0;

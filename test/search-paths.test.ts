@@ -18,11 +18,11 @@ import { createSearchEngine } from '../src/search/search-engine.ts';
 import type { IndexSnapshot } from '../src/search/search-index.ts';
 import { tokenize } from '../src/search/text.ts';
 import type { AspectReader } from '../src/store/catalogue.ts';
+import { seededRandom } from './fixtures/seeded-random.ts';
 
 /** A seeded generator: the same catalogue every run. */
 function generator(seed: number) {
-  let state = seed;
-  const next = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const next = seededRandom(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
   return { next, pick };
 }

@@ -5,10 +5,10 @@ import * as assert from 'uvu/assert';
 import { test } from 'uvu';
 
 import { TermDictionary } from '../src/search/term-dictionary.ts';
+import { seededRandom } from './fixtures/seeded-random.ts';
 
 test('withPrefix lists exactly the live terms that begin with a prefix, each under its current number', () => {
-  let seed = 3;
-  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const random = seededRandom(3);
   const word = () =>
     Array.from({ length: 1 + Math.floor(random() * 6) }, () => 'abé'[Math.floor(random() * 3)]).join('');
   const dictionary = new TermDictionary();

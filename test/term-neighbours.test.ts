@@ -8,13 +8,10 @@ import { test } from 'uvu';
 import { TermDictionary } from '../src/search/term-dictionary.ts';
 import { termsWithinEdits } from '../src/search/term-neighbours.ts';
 import { walkIndex } from '../src/search/walk-index.ts';
+import { seededRandom } from './fixtures/seeded-random.ts';
 
 // Letters of several scripts, and one outside the 16-bit range (two code units, as the index counts it).
 const LETTERS = ['a', 'b', 'c', 'é', 'ß', 'ж', '中', '𝔸'];
-
-function randomSource(seed: number): () => number {
-  return () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-}
 
 function randomWord(random: () => number, letters: readonly string[], min: number, max: number): string {
   const length = min + Math.floor(random() * (max - min + 1));
@@ -55,7 +52,7 @@ function expected(terms: Iterable<string>, word: string, max: number): [string, 
 }
 
 test('every term within 0 to 3 edits, with its distance, over letters of any script', () => {
-  const random = randomSource(41);
+  const random = seededRandom(41);
   for (let round = 0; round < 4; round++) {
     const letters = LETTERS.slice(0, 3 + round * 2);
     const sorted = [...new Set(Array.from({ length: 1500 }, () => randomWord(random, letters, 1, 16)))].sort();
@@ -96,7 +93,7 @@ test('a typo at the start, in the middle or at the end of a word, alone or two t
 });
 
 test("the dictionary's lookups follow terms of any script added a few or many at a time and dropped", () => {
-  const random = randomSource(97);
+  const random = seededRandom(97);
   const dictionary = new TermDictionary();
   const live = new Map<string, number>();
   const gone: string[] = [];
