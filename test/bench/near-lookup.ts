@@ -8,6 +8,7 @@ import { TermDictionary } from '../../src/search/term-dictionary.ts';
 import { fuzzyEdits } from '../../src/search/term-neighbours.ts';
 import { tokenize } from '../../src/search/text.ts';
 import { columnDescription, columnPath, datasetText } from './catalogue-words.ts';
+import { seededRandom } from '../fixtures/seeded-random.ts';
 
 const { values } = parseArgs({
   options: {
@@ -30,8 +31,7 @@ for (let index = 0; index < datasets; index++) {
 
 // Distinct query words per number of edits, picked from random datasets (so frequent words come first),
 // each with a letter changed half the time, as a user's typo.
-let seed = 7;
-const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+const random = seededRandom(7);
 const byEdits = new Map<number, Set<string>>([
   [1, new Set()],
   [2, new Set()],

@@ -5,6 +5,7 @@
 import { datasetUrn } from './catalogue.ts';
 import { datasetText, platformOf } from './catalogue-words.ts';
 import { cpuSeconds, fmt, graphql, load, log, meanOf, quantile, type Measured, type Served } from './harness.ts';
+import { seededRandom } from '../fixtures/seeded-random.ts';
 
 /** What a search answer carries here: the web app's result list and facets, one page of 10. */
 const SEARCH =
@@ -53,13 +54,7 @@ export function searchBody(datasets: number, words: number): string {
 /** `count` search bodies as searchBody makes them, the same in every run: Math.random seeded while they are made. */
 export function seededSearchBodies(count: number, words: number, datasets = 10_000): string[] {
   const random = Math.random;
-  let state = 0x2545f491;
-  Math.random = () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 2 ** 32;
-  };
+  Math.random = seededRandom(0x2545f491);
   try {
     return Array.from({ length: count }, () => searchBody(datasets, words));
   } finally {

@@ -13,7 +13,7 @@ import type * as MatchedFields from '../../src/search/matched-fields.ts';
 import type * as Query from '../../src/search/query.ts';
 import type * as SearchIndexModule from '../../src/search/search-index.ts';
 import type * as StoreModule from '../../src/store/store.ts';
-import { searchBody } from './search-bench.ts';
+import { seededSearchBodies } from './search-bench.ts';
 
 const { values } = parseArgs({
   options: {
@@ -38,19 +38,14 @@ const store = await Store.open({ dataDir: values.data });
 const index = new SearchIndex(store);
 await index.start();
 const searches = Number(values.searches);
-// The same searches every run: Math.random as a fixed sequence while they are picked.
-const random = Math.random;
-let seed = 12345;
-Math.random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+// The same searches every run (seededSearchBodies).
 interface Input {
   query: string;
   orFilters: AndFilterInput[];
 }
-const inputs = Array.from({ length: 2 * searches }, () => {
-  const body = JSON.parse(searchBody(Number(values.datasets), Number(values.words))) as { variables: { input: Input } };
-  return body.variables.input;
-});
-Math.random = random;
+const inputs = seededSearchBodies(2 * searches, Number(values.words), Number(values.datasets)).map(
+  (body) => (JSON.parse(body) as { variables: { input: Input } }).variables.input,
+);
 
 const spent = { match: 0, matchedFields: 0, facets: 0 };
 let checksum = 0;
