@@ -77,10 +77,10 @@ test('entities with the same facet-counted values share one group, let go with t
   const a = pool.share(facets(['urn:li:tag:pii'], ['run=1']));
   const b = pool.share(facets(['urn:li:tag:pii'], ['run=2']));
   const c = pool.share({ ...facets(['urn:li:tag:pii']), owners: ['urn:li:corpuser:ann'] });
-  assert.ok(a.group !== undefined && Object.is(a.group, b.group));
+  assert.ok(Object.is(a.group, b.group));
   assert.not.ok(Object.is(a.group, c.group));
   assert.is(pool.groups, 2);
-  assert.equal([...c.group!.owners], ['urn:li:corpuser:ann']);
+  assert.equal([...c.group.owners], ['urn:li:corpuser:ann']);
   pool.release(a);
   assert.is(pool.groups, 2, 'b still holds the group a shared');
   pool.release(b);
