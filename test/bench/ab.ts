@@ -3,7 +3,8 @@
 // checkout, optionally minihub of another checkout (`--base DIR`), and the reference (baselines.ts),
 // alternating, each minihub on a data directory of its own. Prints throughput, the server's CPU µs per
 // answer and the ratio to the reference. Not part of `npm run bench`; for measuring changes.
-// Usage: tsx test/bench/ab.ts [--reads] [--base DIR] [--datasets 10000] [--duration 5] [--rounds 3] [--cpu-prof DIR]
+// `--gc` also prints each minihub round's scavenges (its server runs with --trace-gc-nvp; see scavenges.ts).
+// Usage: tsx test/bench/ab.ts [--reads] [--base DIR] [--datasets 10000] [--duration 5] [--rounds 3] [--cpu-prof DIR] [--gc]
 
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { datasetUrn, writeCatalogueFiles } from './catalogue.ts';
 import { COLUMNS, READ, randomRead as benchRead, randomWrite as benchWrite } from './bodies.ts';
 import { cpuSeconds, fmt, load, log, pin, ROOT, serve, stop, type Served } from './harness.ts';
+import { describeScavenges, watchScavenges } from './scavenges.ts';
 import { waitForIndex } from './search-bench.ts';
 
 const { values } = parseArgs({
@@ -25,6 +27,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '32' },
     'cpu-prof': { type: 'string' },
     reads: { type: 'boolean', default: false },
+    gc: { type: 'boolean', default: false },
   },
 });
 const READS = values.reads === true;
@@ -35,6 +38,8 @@ const randomWrite = () => benchWrite(DATASETS);
 interface Side {
   name: string;
   server: Served;
+  /** minihub's scavenges, with --gc. */
+  scavenges?: ReturnType<typeof watchScavenges>;
   /** Answers (acknowledged writes, or reads) per second, the server's CPU µs per answer, the p99 in ms. */
   runs: { rate: number; us: number; p99: number }[];
 }
@@ -53,8 +58,12 @@ try {
   const minihub = async (name: string, root: string): Promise<void> => {
     const dir = join(work, name);
     cpSync(data, dir, { recursive: true });
-    const server = await serve([join(root, 'src/cli.ts'), 'serve', '--port', '0', '--data', dir, '--quiet'], profile);
-    sides.push({ name, server, runs: [] });
+    const gc = values.gc === true ? ['--trace-gc-nvp'] : [];
+    const server = await serve(
+      [join(root, 'src/cli.ts'), 'serve', '--port', '0', '--data', dir, '--quiet'],
+      [...profile, ...gc],
+    );
+    sides.push({ name, server, runs: [], ...(values.gc === true ? { scavenges: watchScavenges(server.child) } : {}) });
     // As the bench: the search index, built after start, is complete before anything is measured.
     await waitForIndex(server);
   };
@@ -83,6 +92,7 @@ try {
   for (let round = 1; round <= Number(values.rounds); round++) {
     for (const side of sides) {
       const pid = side.server.child.pid as number;
+      side.scavenges?.take();
       const before = cpuSeconds(pid);
       const run = await load(side.server, body, { ...options, duration: Number(values.duration) });
       const rate = READS ? run.rps : (run.acknowledged ?? 0);
@@ -92,6 +102,9 @@ try {
         `  ${side.name} round ${round}: ${fmt(rate)}/s, ${fmt(us, 1)} µs CPU per answer, ` +
           `server at ${fmt(run.cpu * 100)}% of its core, p99 ${fmt(run.p99, 1)} ms, ${run.failures} failed`,
       );
+      const scavenges = side.scavenges?.take();
+      const seconds = Number(values.duration);
+      if (scavenges !== undefined) log(`    ${describeScavenges(scavenges, rate * seconds, seconds)}`);
     }
   }
   const mean = (side: Side, pick: (run: Side['runs'][number]) => number) =>
