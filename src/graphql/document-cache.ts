@@ -18,11 +18,18 @@ export interface DocumentCacheLimits {
 /** What is known of a validated document, whichever operation of it runs. */
 export interface CachedDocument {
   document: DocumentNode;
-  /**
-   * Per operation name ('' for none): whether its reads are watched (see ReadWatch), and the root field a log
-   * line names it by; for a mutation, its variables plan once made (null: none possible).
-   */
-  operations: Map<string, { watched: boolean; rootField: string | null; fast: FastVariables | null | undefined }>;
+  /** Per operation name ('' for none). */
+  operations: Map<string, OperationFacts>;
+}
+
+/** What one operation of a cached document is, worked out once. */
+export interface OperationFacts {
+  /** Whether its reads are watched (see ReadWatch). */
+  watched: boolean;
+  /** The root field a log line names it by. */
+  rootField: string | null;
+  /** For a mutation, its variables plan once made (null: none possible; undefined: not made yet). */
+  fast: FastVariables | null | undefined;
 }
 
 export class DocumentCache {

@@ -12,6 +12,7 @@ import {
   validate,
   type DocumentNode,
   type GraphQLSchema,
+  type OperationDefinitionNode,
   type ValidationRule,
 } from 'graphql';
 
@@ -22,8 +23,8 @@ import type { AspectReader, Catalogue } from '../store/catalogue.ts';
 import type { JsonObject } from '../aspects/json.ts';
 import { searchIndexOf } from '../search/search-index.ts';
 import { costRule } from './cost-rule.ts';
-import { DocumentCache } from './document-cache.ts';
-import { fastVariables, withPassThrough } from './fast-variables.ts';
+import { DocumentCache, type OperationFacts } from './document-cache.ts';
+import { fastVariables, withPassThrough, type FastVariables } from './fast-variables.ts';
 import { formatError, type ErrorEntry, type ErrorPhase } from './format-error.ts';
 import { minihubSchema } from './schema.ts';
 
@@ -183,13 +184,11 @@ export class GraphQLExecutor<Recorder extends AspectReader = AspectReader, Seen 
             limits,
           };
     // A mutation's variables coerced by the operation's plan, when it takes them as they are (see fast-variables.ts).
-    if (chosen?.operation === 'mutation' && facts.fast === undefined)
-      facts.fast = fastVariables(this.#schema, document, chosen);
-    const coerced = chosen?.operation === 'mutation' ? (facts.fast?.coerce(params.variables) ?? null) : null;
-    if (coerced !== null) this.#passThroughSchema ??= withPassThrough(this.#schema);
+    const plan = chosen?.operation === 'mutation' ? this.#variablesPlan(facts, document, chosen) : null;
+    const coerced = plan?.coerce(params.variables) ?? null;
     const pending = execute({
-      schema: coerced === null ? this.#schema : (this.#passThroughSchema as GraphQLSchema),
-      document: coerced === null ? document : (facts.fast?.document as DocumentNode),
+      schema: coerced === null ? this.#schema : this.#passThrough(),
+      document: coerced === null || plan === null ? document : plan.document,
       rootValue,
       contextValue,
       variableValues: coerced ?? params.variables,
@@ -220,6 +219,21 @@ export class GraphQLExecutor<Recorder extends AspectReader = AspectReader, Seen 
         return [new GraphQLError('The document nests fragments too deeply to validate.')];
       throw error;
     }
+  }
+
+  /** The variables plan of a mutation, made on its first run (fast-variables.ts); null when none is possible. */
+  #variablesPlan(
+    facts: OperationFacts,
+    document: DocumentNode,
+    mutation: OperationDefinitionNode,
+  ): FastVariables | null {
+    if (facts.fast === undefined) facts.fast = fastVariables(this.#schema, document, mutation);
+    return facts.fast;
+  }
+
+  /** The schema planned mutations run in, made on the first. */
+  #passThrough(): GraphQLSchema {
+    return (this.#passThroughSchema ??= withPassThrough(this.#schema));
   }
 
   #failure(errors: readonly GraphQLError[], phase: ErrorPhase, operation: string | null): ExecutionOutcome<Seen> {
