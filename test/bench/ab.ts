@@ -31,6 +31,7 @@ const { values } = parseArgs({
   },
 });
 const READS = values.reads === true;
+const GC = values.gc === true;
 const DATASETS = Number(values.datasets);
 const randomRead = () => benchRead(DATASETS);
 const randomWrite = () => benchWrite(DATASETS);
@@ -58,12 +59,11 @@ try {
   const minihub = async (name: string, root: string): Promise<void> => {
     const dir = join(work, name);
     cpSync(data, dir, { recursive: true });
-    const gc = values.gc === true ? ['--trace-gc-nvp'] : [];
     const server = await serve(
       [join(root, 'src/cli.ts'), 'serve', '--port', '0', '--data', dir, '--quiet'],
-      [...profile, ...gc],
+      GC ? [...profile, '--trace-gc-nvp'] : profile,
     );
-    sides.push({ name, server, runs: [], ...(values.gc === true ? { scavenges: watchScavenges(server.child) } : {}) });
+    sides.push({ name, server, runs: [], ...(GC ? { scavenges: watchScavenges(server.child) } : {}) });
     // As the bench: the search index, built after start, is complete before anything is measured.
     await waitForIndex(server);
   };
@@ -103,8 +103,8 @@ try {
           `server at ${fmt(run.cpu * 100)}% of its core, p99 ${fmt(run.p99, 1)} ms, ${run.failures} failed`,
       );
       const scavenges = side.scavenges?.take();
-      const seconds = Number(values.duration);
-      if (scavenges !== undefined) log(`    ${describeScavenges(scavenges, rate * seconds, seconds)}`);
+      if (scavenges !== undefined)
+        log(`    ${describeScavenges(scavenges, rate * Number(values.duration), Number(values.duration))}`);
     }
   }
   const mean = (side: Side, pick: (run: Side['runs'][number]) => number) =>

@@ -3,37 +3,23 @@
 // drift by tens of percent; batches alternated in one process see the same load. Not part of `npm run bench`.
 // Usage: tsx test/bench/search-ab.ts ROOT_A DIR_A ROOT_B DIR_B [WORDS] (each DIR a copy search-load.ts made)
 
-import { createHash, type Hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 
+import { seededSearchBodies } from './search-bench.ts';
 import { searchCheckout, type SearchCheckout } from './search-checkout.ts';
 
 const [rootA, dirA, rootB, dirB, wordsArg] = process.argv.slice(2);
 if (dirB === undefined) throw new Error('usage: search-ab.ts ROOT_A DIR_A ROOT_B DIR_B [WORDS]');
 const words = Number(wordsArg ?? 1);
 
-/** One checkout over its own copy, asked a body; its answer joins `digest` when one is given. */
-async function side(root: string, dir: string) {
-  const checkout: SearchCheckout = await searchCheckout(root, dir);
-  const ask = async (body: string, digest: Hash | null): Promise<void> => {
-    const answer = await checkout.ask(body);
-    digest?.update(answer);
-  };
-  return { checkout, ask };
-}
-
-const { seededSearchBodies } = await import('./search-bench.ts');
 const bodies = seededSearchBodies(3000, words); // the same bodies as search-in-process.ts's
 
-const a = await side(rootA!, dirA!);
-const b = await side(rootB!, dirB);
+// Each checkout over its own copy of the catalogue (each locks its directory).
+const sides: SearchCheckout[] = [await searchCheckout(rootA!, dirA!), await searchCheckout(rootB!, dirB)];
 try {
-  for (const one of [a, b])
-    for (let round = 0; round < 2; round++) for (const body of bodies) await one.ask(body, null);
-  const digests = [createHash('sha256'), createHash('sha256')] as const;
-  for (const body of bodies) {
-    await a.ask(body, digests[0]);
-    await b.ask(body, digests[1]);
-  }
+  for (const side of sides) for (let round = 0; round < 2; round++) for (const body of bodies) await side.ask(body);
+  const digests = sides.map(() => createHash('sha256'));
+  for (const body of bodies) for (const [which, side] of sides.entries()) digests[which]!.update(await side.ask(body));
   const spent = [0, 0];
   const ROUNDS = 4;
   for (let round = 0; round < ROUNDS; round++)
@@ -41,7 +27,7 @@ try {
       const order = (round + start / 300) % 2 === 0 ? [0, 1] : [1, 0];
       for (const which of order) {
         const started = process.cpuUsage();
-        for (const body of bodies.slice(start, start + 300)) await [a, b][which]!.ask(body, null);
+        for (const body of bodies.slice(start, start + 300)) await sides[which]!.ask(body);
         const used = process.cpuUsage(started);
         spent[which]! += used.user + used.system;
       }
@@ -52,6 +38,5 @@ try {
       `${(per[1]! / per[0]!).toFixed(3)}; answers ${digests.map((digest) => digest.digest('hex').slice(0, 16)).join(' ')}`,
   );
 } finally {
-  await a.checkout.close();
-  await b.checkout.close();
+  for (const side of sides) await side.close();
 }

@@ -5,6 +5,7 @@
 import { datasetUrn } from './catalogue.ts';
 import { datasetText, platformOf } from './catalogue-words.ts';
 import { cpuSeconds, fmt, graphql, load, log, meanOf, quantile, type Measured, type Served } from './harness.ts';
+import type { AndFilterInput } from '../../src/search/filters.ts';
 import { seededRandom } from '../fixtures/seeded-random.ts';
 
 /** What a search answer carries here: the web app's result list and facets, one page of 10. */
@@ -60,6 +61,19 @@ export function seededSearchBodies(count: number, words: number, datasets = 10_0
   } finally {
     Math.random = random;
   }
+}
+
+/** A search body's input, as the engine's scripts take it without GraphQL. */
+export interface SearchInput {
+  query: string;
+  orFilters: AndFilterInput[];
+}
+
+/** The inputs of seededSearchBodies(count, words, datasets): the same searches, for scripts that skip GraphQL. */
+export function seededSearchInputs(count: number, words: number, datasets = 10_000): SearchInput[] {
+  return seededSearchBodies(count, words, datasets).map(
+    (body) => (JSON.parse(body) as { variables: { input: SearchInput } }).variables.input,
+  );
 }
 
 /** Sends one search and waits for its answer: a search waits for the index build, so after this it is complete. */

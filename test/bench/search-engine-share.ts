@@ -10,12 +10,12 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { facetsOf } from '../../src/search/facets.ts';
-import { parseFilters, type AndFilterInput } from '../../src/search/filters.ts';
+import { parseFilters } from '../../src/search/filters.ts';
 import { runSearch } from '../../src/search/query.ts';
 import { searchIndexOf } from '../../src/search/search-index.ts';
 import { parseSort } from '../../src/search/sort.ts';
 import { Store } from '../../src/store/store.ts';
-import { seededSearchBodies } from './search-bench.ts';
+import { seededSearchInputs, type SearchInput } from './search-bench.ts';
 
 const { values } = parseArgs({
   options: {
@@ -27,24 +27,13 @@ const { values } = parseArgs({
 });
 if (values.dir === undefined) throw new Error('--dir is required: a directory search-load.ts ingested into');
 
-interface Input {
-  query: string;
-  orFilters: AndFilterInput[];
-}
-
-/** The same inputs in every run: the inputs of search-in-process.ts's bodies. */
-function inputs(count: number, words: number): Input[] {
-  return seededSearchBodies(count, words).map(
-    (body) => (JSON.parse(body) as { variables: { input: Input } }).variables.input,
-  );
-}
-
 const store = await Store.open({ dataDir: join(values.dir, 'data') });
 try {
   const index = searchIndexOf(store);
-  const all = inputs(Number(values.searches), Number(values.words));
+  // The same inputs in every run: those of search-in-process.ts's bodies.
+  const all = seededSearchInputs(Number(values.searches), Number(values.words));
   const sort = parseSort(null);
-  const once = (input: Input, digest: ReturnType<typeof createHash> | null): void => {
+  const once = (input: SearchInput, digest: ReturnType<typeof createHash> | null): void => {
     const filter = parseFilters(input.orFilters, null);
     const filterKey = JSON.stringify([[], input.orFilters, null, false]);
     const snapshot = index.current();

@@ -13,7 +13,7 @@ import type * as MatchedFields from '../../src/search/matched-fields.ts';
 import type * as Query from '../../src/search/query.ts';
 import type * as SearchIndexModule from '../../src/search/search-index.ts';
 import type * as StoreModule from '../../src/store/store.ts';
-import { seededSearchBodies } from './search-bench.ts';
+import { seededSearchInputs, type SearchInput } from './search-bench.ts';
 
 const { values } = parseArgs({
   options: {
@@ -32,25 +32,18 @@ const { matchedFields } = (await load('src/search/matched-fields.ts')) as typeof
 const { runSearch } = (await load('src/search/query.ts')) as typeof Query;
 const { SearchIndex } = (await load('src/search/search-index.ts')) as typeof SearchIndexModule;
 const { Store } = (await load('src/store/store.ts')) as typeof StoreModule;
-type AndFilterInput = Filters.AndFilterInput;
 if (values.data === undefined) throw new Error('--data DIR: a data directory of bench datasets');
 const store = await Store.open({ dataDir: values.data });
 const index = new SearchIndex(store);
 await index.start();
 const searches = Number(values.searches);
-// The same searches every run (seededSearchBodies).
-interface Input {
-  query: string;
-  orFilters: AndFilterInput[];
-}
-const inputs = seededSearchBodies(2 * searches, Number(values.words), Number(values.datasets)).map(
-  (body) => (JSON.parse(body) as { variables: { input: Input } }).variables.input,
-);
+// The same searches every run.
+const inputs = seededSearchInputs(2 * searches, Number(values.words), Number(values.datasets));
 
 const spent = { match: 0, matchedFields: 0, facets: 0 };
 let checksum = 0;
 let hits = 0;
-function run(input: Input, measured: boolean): void {
+function run(input: SearchInput, measured: boolean): void {
   let t = performance.now();
   const filter = parseFilters(input.orFilters, null);
   const snapshot = index.current() as SearchIndexModule.IndexSnapshot;
