@@ -5,6 +5,7 @@ import * as assert from 'uvu/assert';
 import { test } from 'uvu';
 
 import { TermDictionary } from '../src/search/term-dictionary.ts';
+import { churn, type ChurnStep } from './fixtures/churned-dictionary.ts';
 import { seededRandom } from './fixtures/seeded-random.ts';
 
 test('withPrefix lists exactly the live terms that begin with a prefix, each under its current number', () => {
@@ -12,25 +13,17 @@ test('withPrefix lists exactly the live terms that begin with a prefix, each und
   const word = () =>
     Array.from({ length: 1 + Math.floor(random() * 6) }, () => 'abé'[Math.floor(random() * 3)]).join('');
   const dictionary = new TermDictionary();
-  const live = new Map<string, number>();
-  const gone: string[] = [];
-  for (const [added, dropShare, back] of [
+  const steps: ChurnStep[] = [
     [300, 0.2, 0],
     [3, 0.1, 2],
     [0, 0.3, 5],
     [40, 0.5, 0],
     [1, 0, 30],
     [2, 0.05, 1],
-  ] as const) {
-    for (const [text, term] of [...live].filter(() => random() < dropShare)) {
-      dictionary.drop(term);
-      live.delete(text);
-      gone.push(text);
-    }
-    // Dropped terms come back: their numbers may have gone to other terms meanwhile.
-    const fresh = gone.splice(0, back);
-    for (let n = 0; n < added; n++) fresh.push(word());
-    for (const text of fresh) live.set(text, dictionary.intern(text));
+  ];
+  // Dropped terms come back, the oldest first: their numbers may have gone to other terms meanwhile.
+  const oldestBack = (gone: string[], back: number) => gone.splice(0, back);
+  for (const { added, live } of churn(dictionary, steps, random, word, oldestBack)) {
     for (const prefix of ['', 'a', 'b', 'é', 'ab', 'ba', 'éa', 'aaa', 'abéb']) {
       const found = dictionary.withPrefix(prefix).map((term) => [dictionary.text(term), term]);
       const expected = [...live]

@@ -8,6 +8,7 @@ import { test } from 'uvu';
 import { TermDictionary } from '../src/search/term-dictionary.ts';
 import { termsWithinEdits } from '../src/search/term-neighbours.ts';
 import { walkIndex } from '../src/search/walk-index.ts';
+import { churn, type ChurnStep } from './fixtures/churned-dictionary.ts';
 import { seededRandom } from './fixtures/seeded-random.ts';
 
 // Letters of several scripts, and one outside the 16-bit range (two code units, as the index counts it).
@@ -107,11 +108,9 @@ test('a typo at the start, in the middle or at the end of a word, alone or two t
 test("the dictionary's lookups follow terms of any script added a few or many at a time and dropped", () => {
   const random = seededRandom(97);
   const dictionary = new TermDictionary();
-  const live = new Map<string, number>();
-  const gone: string[] = [];
   // Words asked again in every round, so remembered answers must follow the terms that came and went.
   const again: string[] = Array.from({ length: 20 }, () => randomWord(random, LETTERS, 5, 14));
-  for (const [added, dropShare, back] of [
+  const steps: ChurnStep[] = [
     [500, 0.1, 0],
     [2, 0.05, 0],
     [5, 0.2, 3],
@@ -119,16 +118,11 @@ test("the dictionary's lookups follow terms of any script added a few or many at
     [300, 0.3, 0],
     [1, 0.6, 0],
     [3, 0, 40],
-  ] as const) {
-    for (const [text, term] of [...live].filter(() => random() < dropShare)) {
-      dictionary.drop(term);
-      live.delete(text);
-      gone.push(text);
-    }
-    // Some terms just dropped come back before anyone searches: listed once, as any other term.
-    const fresh = gone.splice(Math.max(0, gone.length - back), back);
-    for (let n = 0; n < added; n++) fresh.push(randomWord(random, LETTERS, 4, 15));
-    for (const text of fresh) live.set(text, dictionary.intern(text));
+  ];
+  // Some terms just dropped come back before anyone searches: listed once, as any other term.
+  const newestBack = (gone: string[], back: number) => gone.splice(Math.max(0, gone.length - back), back);
+  const newWord = () => randomWord(random, LETTERS, 4, 15);
+  for (const { added, fresh, live } of churn(dictionary, steps, random, newWord, newestBack)) {
     if (again.length < 60) again.push(...fresh.slice(0, 20).map((text) => typo(random, text, 1 + (text.length % 2))));
     const queries = [
       ...again,
