@@ -42,6 +42,30 @@ serve('prints a stable first line with the bound port, a token and a curl comman
   assert.not.ok(existsSync(join(dataDir, 'minihub.lock')), 'the lock is released');
 });
 
+serve('names a lasting-token command that works as printed once the server has stopped', async () => {
+  const dataDir = tempDataDir();
+  const server = await spawnServe(['--port', '0', '--data', dataDir, '--quiet']);
+  await server.stop('SIGTERM');
+  const hint =
+    /Lasting tokens: stop the server, then run "(npx minihub|npx tsx src\/cli\.ts) (token create [^"]+)"\./.exec(
+      server.banner,
+    );
+  assert.ok(hint !== null, server.banner);
+  // A compiled CLI is what an installed package runs, through its bin; the sources run through tsx.
+  assert.is(hint[1], process.env.MINIHUB_TEST_CLI === undefined ? 'npx tsx src/cli.ts' : 'npx minihub');
+  assert.is(hint[2], `token create --user datahub --data ${dataDir}`);
+  const created = await runCli((hint[2] as string).split(' '));
+  assert.is(created.code, 0, created.stderr);
+  const token = /eyJ\S+/.exec(created.stdout)?.[0] as string;
+  const next = await spawnServe(['--port', '0', '--data', dataDir, '--quiet']);
+  try {
+    const reply = await post(next.url, ME, token);
+    assert.is(reply.json.data?.me?.corpUser?.username, 'datahub');
+  } finally {
+    await next.stop();
+  }
+});
+
 serve("runs the README's curl commands as printed against the sample", async () => {
   const commands = readmeCurlCommands();
   assert.ok(commands.length >= 5, `found ${commands.length} curl commands`);

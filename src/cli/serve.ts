@@ -4,7 +4,16 @@
 import type { RunningServer, ServerOptions } from '../index.ts';
 import { SERVE_HELP } from './help.ts';
 import type { CliIo } from './io.ts';
-import { dataDirOf, hostOf, parse, parseCorsOrigins, parseLimits, parsePort, refuseTogether } from './options.ts';
+import {
+  dataDirOf,
+  DEFAULT_DATA_DIR,
+  hostOf,
+  parse,
+  parseCorsOrigins,
+  parseLimits,
+  parsePort,
+  refuseTogether,
+} from './options.ts';
 import { describeReport, plural } from './report.ts';
 
 export async function serve(args: string[], io: CliIo): Promise<number | 'running'> {
@@ -55,14 +64,26 @@ export async function serve(args: string[], io: CliIo): Promise<number | 'runnin
   const hub = await startServer(options);
   // Told before the banner is out: a tool that waits for the banner may stop us at once.
   io.serving?.(hub);
-  io.stdout.write(banner(hub, auth, values.seed ?? [], performance.now() - started));
+  io.stdout.write(banner(hub, auth, values.seed ?? [], performance.now() - started, options.dataDir ?? null));
   return 'running';
 }
 
 // Below this, how long the start took is not worth a word.
 const SLOW_START_MS = 1000;
 
-function banner(hub: RunningServer, auth: boolean, seeds: string[], startMs: number): string {
+// How this user runs minihub again: the sources run through tsx in a checkout, the compiled dist/ of an
+// installed package through its bin, and a hint naming the other would not work where it is read.
+const SELF = import.meta.url.endsWith('.ts') ? 'npx tsx src/cli.ts' : 'npx minihub';
+
+/** Where a token outliving this server comes from: the data directory's own key, so never a memory catalogue. */
+function lastingTokensHint(dataDir: string | null): string {
+  if (dataDir === null) return 'Lasting tokens need a data directory: serve with --data DIR instead of --memory.';
+  const data =
+    dataDir === DEFAULT_DATA_DIR ? '' : ` --data ${/^[\w./-]+$/.test(dataDir) ? dataDir : shellQuote(dataDir)}`;
+  return `Lasting tokens: stop the server, then run "${SELF} token create --user datahub${data}".`;
+}
+
+function banner(hub: RunningServer, auth: boolean, seeds: string[], startMs: number, dataDir: string | null): string {
   const lines = [`minihub listening on ${hub.url}`];
   const { store } = hub;
   const took =
@@ -84,7 +105,7 @@ function banner(hub: RunningServer, auth: boolean, seeds: string[], startMs: num
   if (auth) {
     lines.push('  auth    on. A token for the root user "datahub", valid until this server stops:');
     lines.push(`          ${hub.token}`);
-    lines.push('          Lasting tokens: stop the server, then run "npx tsx src/cli.ts token create --user datahub".');
+    lines.push(`          ${lastingTokensHint(hub.store.location === 'memory' ? null : dataDir)}`);
   } else {
     lines.push('  auth    OFF (--no-auth): every request acts as the root user "datahub"');
   }
