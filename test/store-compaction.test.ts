@@ -104,8 +104,12 @@ during('acknowledges writes while it runs, and keeps every one of them in order,
         if (!later && i % 60 !== 3) assert.is(value.description, `write ${i}`, `write ${i} of ${before}`);
         if (i >= 60) assert.ok(crashed.catalogue.exists(DATASET(i)), `dataset ${i} of ${before}`);
       }
-      if (before > 11)
-        assert.equal(crashed.catalogue.aspect(DATASET(3), 'editableDatasetProperties'), { description: 'back' });
+      if (before > 11) {
+        // Re-created by write 11, then edited again by every later write to it (63, 123...).
+        const last = [...Array(before).keys()].filter((i) => i > 11 && i % 60 === 3).pop();
+        const description = last === undefined ? 'back' : `write ${last}`;
+        assert.equal(crashed.catalogue.aspect(DATASET(3), 'editableDatasetProperties'), { description });
+      }
     } finally {
       await crashed.close();
     }

@@ -56,6 +56,9 @@ export class MemoryLog implements LogStorage {
       async write(records) {
         for await (const record of records) void record;
       },
+      async writeLines(chunks) {
+        for await (const chunk of chunks) void chunk;
+      },
       finish: async () => 0,
       abandon: async () => {},
     };

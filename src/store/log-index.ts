@@ -51,10 +51,14 @@ export class LogIndex {
     this.#path = path;
   }
 
-  /** Reads the log at `path` once, checking every line as replay does (BadLine for the first bad one). */
-  static async read(fs: LogFileSystem, path: string): Promise<LogIndex> {
+  /**
+   * Reads the log at `path` once (its first `end` bytes when given: a running store's log as it stood),
+   * checking every line as replay does (BadLine for the first bad one).
+   */
+  static async read(fs: LogFileSystem, path: string, end?: number): Promise<LogIndex> {
     const index = new LogIndex(fs, path);
-    index.read = await readRecords(fs.readChunks(path), (record, line, at) => index.#add(record, line, at));
+    const chunks = fs.readChunks(path, end === undefined ? undefined : { end });
+    index.read = await readRecords(chunks, (record, line, at) => index.#add(record, line, at));
     return index;
   }
 

@@ -24,6 +24,8 @@ export interface OldLog {
 export interface LogRewrite {
   /** Writes `records` (read once, as written), then the lines appended to the old log so far. */
   write(records: Iterable<LogRecord> | AsyncIterable<LogRecord>): Promise<void>;
+  /** As write(), with the records already written out as lines: chunks of whole lines, newlines included. */
+  writeLines(chunks: AsyncIterable<Uint8Array>): Promise<void>;
   /**
    * Copies the last lines appended, syncs and renames the new log over the old one. Called between two
    * commit batches, so no append is under way and none is missed. Resolves with the new log's size.
@@ -66,6 +68,13 @@ export class NewLog implements LogRewrite {
     for await (const record of records) await this.#writer.add(JSON.stringify(record) + '\n');
     await this.#catchUp();
     // Commits go on meanwhile; finish() then syncs only the lines they append from here on.
+    await this.#sync();
+  }
+
+  async writeLines(chunks: AsyncIterable<Uint8Array>): Promise<void> {
+    await this.#writer.flush();
+    for await (const chunk of chunks) await this.#append(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    await this.#catchUp();
     await this.#sync();
   }
 

@@ -17,6 +17,7 @@ import {
   rewriteLog,
 } from './file-log.ts';
 import type { LogFileSystem } from './log-fs.ts';
+import type { LogRecord } from './log-record.ts';
 import { LogIndex } from './log-index.ts';
 import { nodeLogFileSystem } from './node-log-fs.ts';
 import type { CompactionReport } from './store-options.ts';
@@ -57,15 +58,35 @@ export async function compactOffline({ fs, dir, path, index, warn }: OfflineLog)
   try {
     const bytesBefore = log.size;
     const counts: CompactedCounts = { records: 0, history: 0 };
-    // Read first, in one pass: which history values are the state's (see historyFields).
-    const isStateValue = await stateDigests(index.values(isTracked));
-    const history = historyRecords(fs.readChunks(path, { end: bytesBefore }), isStateValue);
     await rewriteLog(
       log,
-      compactedRecords(history, index.entities(), counts, () => false),
+      compactedLogRecords({ fs, path, index, end: bytesBefore }, counts, () => false),
     );
     return { bytesBefore, bytesAfter: log.size, records: counts.records, historyRecords: counts.history };
   } finally {
     await log.close();
   }
+}
+
+/** A log's first `end` bytes, read into `index` (LogIndex.read with the same `end`). */
+export interface IndexedLog {
+  fs: LogFileSystem;
+  path: string;
+  index: LogIndex;
+  end: number;
+}
+
+/**
+ * The records that replace the log's first `end` bytes: its history, then its state (compactedRecords),
+ * read from the file with `index`, never holding a value longer than it takes to write it.
+ */
+export async function* compactedLogRecords(
+  { fs, path, index, end }: IndexedLog,
+  counts: CompactedCounts,
+  stopped: () => boolean,
+): AsyncGenerator<LogRecord> {
+  // Read first, in one pass: which history values are the state's (see historyFields).
+  const isStateValue = await stateDigests(index.values(isTracked));
+  const history = historyRecords(fs.readChunks(path, { end }), isStateValue);
+  yield* compactedRecords(history, index.entities(), counts, stopped);
 }

@@ -1,11 +1,14 @@
 // When and how a running store compacts its log: the live state measured once the log has grown enough,
-// then a compaction beside the commits, switched in between two batches. It never applies a change; the
-// store tells it of each record before applying it, and is told when the log was rewritten.
+// then a compaction beside the commits (a large log's on a worker thread), switched in between two batches.
+// It never applies a change; the store tells it of each record before applying it, and is told when the
+// log was rewritten.
 
 import type { Catalogue, AspectChange } from './catalogue.ts';
 import type { CommitQueue } from './commit-queue.ts';
 import { CatalogueSnapshot, compactedRecords, compactionFailure, type CompactedCounts } from './compaction.ts';
+import { compactedLinesInWorker, type CancelCompaction } from './compaction-thread.ts';
 import { CompactedButBroken, type LogStorage } from './file-log.ts';
+import type { LogRewrite } from './log-rewrite.ts';
 import type { LogFileSystem } from './log-fs.ts';
 import { historyRecords, openLogAt, stateValueTest } from '../history/log-access.ts';
 import type { CompactionReport } from './store-options.ts';
@@ -14,6 +17,11 @@ import type { CompactionReport } from './store-options.ts';
 export const COMPACT_RATIO = 4;
 /** …and at least this big, so small logs are left alone. */
 export const COMPACT_MIN_BYTES = 1024 * 1024;
+/**
+ * Logs at least this big compact on a worker thread (compaction-thread.ts): their garbage, collected on
+ * the event loop's thread, stalled it (see test/bench/NOTES.md). Below it a worker's start costs more.
+ */
+export const COMPACT_OFF_THREAD_MIN_BYTES = 8 * 1024 * 1024;
 
 /** What a compaction needs of the store, and how it tells the store what it did. */
 export interface CompactedStore {
@@ -23,6 +31,10 @@ export interface CompactedStore {
   logFile: { fs: LogFileSystem; path: string } | null;
   commits: CommitQueue;
   autoCompact: boolean;
+  /** Compact logs of at least this many bytes on a worker thread, which reads the log file itself. */
+  offThreadFromBytes: number;
+  /** The largest chunk of lines a worker hands over at once (default MAX_CHUNK_BYTES). */
+  maxChunkBytes: number | undefined;
   warn: (message: string) => void;
   /** How many records the log holds now. */
   recordCount(): number;
@@ -37,6 +49,8 @@ export class StoreCompaction {
   // The compaction under way, if any, and the snapshot it writes (kept as commits change the catalogue).
   #running: Promise<CompactionReport> | null = null;
   #snapshot: CatalogueSnapshot | null = null;
+  // Ends the worker of a compaction under way off the thread, if any.
+  #cancel: CancelCompaction | null = null;
   #measuring = false;
   // The log size at which to measure the live state again and maybe compact.
   #nextCheck: number;
@@ -56,8 +70,12 @@ export class StoreCompaction {
     return this.#running;
   }
 
-  /** A compaction under way, if any, settled either way. */
-  async settled(): Promise<void> {
+  /**
+   * Stops a compaction under way, if any (the store is closing): its worker at once, a compaction on this
+   * thread at its next slice; one already switching finishes. Resolves once it has settled either way.
+   */
+  async stop(): Promise<void> {
+    this.#cancel?.();
     await this.#running?.catch(() => {});
   }
 
@@ -91,36 +109,28 @@ export class StoreCompaction {
   }
 
   async #run(): Promise<CompactionReport> {
-    const { catalogue, log, logFile, commits } = this.#store;
+    const { catalogue, log, commits } = this.#store;
     // Between two batches: the catalogue's, the log's and the history's snapshots agree.
     const begun = await commits.schedule(async () => {
       const rewrite = await log.beginRewrite();
       try {
-        const history = logFile === null ? null : await openLogAt(logFile.fs, logFile.path, log.size);
         // The compacted records, numbered from 1, are at most one per record and one per entity: commits
         // made meanwhile, carried over after them, are numbered above, so numbers rise along the new log.
         const records = this.#store.recordCount();
-        this.#store.numberAbove(records + catalogue.entityCount);
-        this.#snapshot = new CatalogueSnapshot(catalogue);
-        return { rewrite, history, snapshot: this.#snapshot, bytesBefore: log.size, records };
+        const lastSeq = records + catalogue.entityCount;
+        this.#store.numberAbove(lastSeq);
+        return { rewrite, records, bytesBefore: log.size, write: await this.#compacted(log.size, lastSeq) };
       } catch (error) {
         await rewrite.abandon();
         throw compactionFailure(log.location, error, false);
       }
     });
-    const { rewrite, history, snapshot, bytesBefore } = begun;
+    const { rewrite, bytesBefore } = begun;
     const counts: CompactedCounts = { records: 0, history: 0 };
     let carried = 0; // records committed during the compaction
     try {
       // Commits go on meanwhile: the new log gets the lines they append to the old one after the snapshot.
-      const kept =
-        history === null
-          ? []
-          : historyRecords(
-              history,
-              stateValueTest((urn, aspect) => snapshot.value(urn, aspect)),
-            );
-      await rewrite.write(compactedRecords(kept, snapshot.entities(), counts, () => commits.closed));
+      await begun.write(rewrite, counts);
       // The switch, between two batches: the last lines carried over, then the new log is the log.
       await commits.schedule(async () => {
         this.#snapshot = null;
@@ -128,7 +138,7 @@ export class StoreCompaction {
         await log.reopen(await rewrite.finish());
       });
     } catch (error) {
-      if (this.#snapshot === snapshot) this.#snapshot = null;
+      this.#snapshot = null;
       const switched = error instanceof CompactedButBroken;
       if (switched) this.#rewritten(counts.records + counts.history, carried);
       else {
@@ -140,6 +150,30 @@ export class StoreCompaction {
     }
     this.#rewritten(counts.records + counts.history, carried);
     return { bytesBefore, bytesAfter: log.size, records: counts.records, historyRecords: counts.history };
+  }
+
+  /**
+   * How the records that replace the log's first `end` bytes get written, decided between two batches: read
+   * from the file by a worker, or from a snapshot of the catalogue taken now and kept as commits go on.
+   */
+  async #compacted(
+    end: number,
+    lastSeq: number,
+  ): Promise<(rewrite: LogRewrite, counts: CompactedCounts) => Promise<void>> {
+    const { catalogue, logFile, commits, offThreadFromBytes } = this.#store;
+    // The file's first `end` bytes stay as they are, so the worker needs nothing kept here meanwhile.
+    if (logFile !== null && end >= offThreadFromBytes) {
+      const request = { path: logFile.path, end, lastSeq, maxChunkBytes: this.#store.maxChunkBytes };
+      const onCancel = (cancel: CancelCompaction | null) => (this.#cancel = cancel);
+      return (rewrite, counts) => rewrite.writeLines(compactedLinesInWorker(request, counts, onCancel));
+    }
+    const history = logFile === null ? null : await openLogAt(logFile.fs, logFile.path, end);
+    const snapshot = new CatalogueSnapshot(catalogue);
+    this.#snapshot = snapshot;
+    const isStateValue = stateValueTest((urn, aspect) => snapshot.value(urn, aspect));
+    const kept = history === null ? [] : historyRecords(history, isStateValue);
+    return (rewrite, counts) =>
+      rewrite.write(compactedRecords(kept, snapshot.entities(), counts, () => commits.closed));
   }
 
   #rewritten(compacted: number, carried: number): void {

@@ -15,6 +15,12 @@ export interface StoreOptions {
   fileSystem?: LogFileSystem;
   /** Compact when the log passes COMPACT_RATIO times the live state (default true). */
   autoCompact?: boolean;
+  /**
+   * Compact logs of at least this many bytes on a worker thread, which reads the file as it stood (default
+   * COMPACT_OFF_THREAD_MIN_BYTES; never through a `fileSystem` of the caller's); smaller ones compact in
+   * slices on this thread, from the catalogue. Tests lower it to 0, or raise it to Infinity.
+   */
+  compactOffThreadBytes?: number;
   /** Replay logs of at least this many bytes on two threads (default PARALLEL_REPLAY_MIN_BYTES); tests lower it. */
   parallelReplayBytes?: number;
   /** The largest Buffer compaction builds before writing it (default MAX_CHUNK_BYTES, 512 KiB); tests lower it. */

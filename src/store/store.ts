@@ -25,7 +25,7 @@ import { SYSTEM_ACTOR, type LogRecord } from './log-record.ts';
 import { HistoryIndex } from '../history/history-index.ts';
 import { logSource } from '../history/log-access.ts';
 import { PARALLEL_REPLAY_MIN_BYTES, replayOnOneThread, type Replay } from './replay.ts';
-import { StoreCompaction } from './store-compaction.ts';
+import { COMPACT_OFF_THREAD_MIN_BYTES, StoreCompaction } from './store-compaction.ts';
 import type { AppliedListener, ChangeBuilder, CompactionReport, OpenedStore, StoreOptions } from './store-options.ts';
 
 export type { AppliedListener, ChangeBuilder, CompactionReport, StoreOptions } from './store-options.ts';
@@ -73,6 +73,12 @@ export class Store {
       logFile,
       commits: this.#commits,
       autoCompact: (options.autoCompact ?? true) && log.location !== 'memory',
+      // A worker reads the file itself, so only through node's fs, as the two-thread replay.
+      offThreadFromBytes:
+        options.fileSystem === undefined
+          ? (options.compactOffThreadBytes ?? COMPACT_OFF_THREAD_MIN_BYTES)
+          : Number.POSITIVE_INFINITY,
+      maxChunkBytes: options.maxChunkBytes,
       warn: options.warn ?? (() => {}),
       recordCount: () => this.#recordCount,
       numberAbove: (seq) => void (this.#nextSeq = Math.max(this.#nextSeq, seq + 1)),
@@ -185,7 +191,7 @@ export class Store {
   async close(): Promise<void> {
     const closing = this.#commits.close();
     // A compaction under way ends with its switch between two batches, or fails once the queue is closed.
-    await this.#compaction.settled();
+    await this.#compaction.stop();
     await closing;
     await this.#log.close();
   }

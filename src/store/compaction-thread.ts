@@ -1,0 +1,97 @@
+// A running store's compaction off the event loop's thread: a worker reads the log file as it stood and
+// hands back the compacted lines, so the main thread only writes bytes. Only through node's fs (the
+// worker opens the file itself); the store decides when, and copies in what is committed meanwhile.
+
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+
+import { MAX_CHUNK_BYTES } from './chunked-writer.ts';
+import type { CompactedCounts } from './compaction.ts';
+
+// From the TypeScript sources (tsx), the worker must register tsx before loading its module.
+const FROM_SOURCES = extname(fileURLToPath(import.meta.url)) === '.ts';
+/**
+ * The worker's nice value (Linux: that thread only). A busy server's own requests come first; an idle
+ * core runs the worker at full speed whatever its value (see test/bench/NOTES.md).
+ */
+export const COMPACTION_NICE = 10;
+
+/** What the worker is started with. */
+export interface WorkerRequest {
+  path: string;
+  /** The log's bytes to compact: the rest is committed meanwhile and copied by the rewrite. */
+  end: number;
+  /** The highest record number the compacted log may use (the store numbers later commits above it). */
+  lastSeq: number;
+  nice: number;
+  chunksInFlight: number;
+  maxChunkBytes: number;
+}
+
+/** What it posts: a chunk of whole lines, or at the end how many records it wrote. Any reply means "written". */
+export type FromWorker = { chunk: Uint8Array } | { done: CompactedCounts };
+
+/** Ends a compaction's worker, if it is still running: the store is closing. */
+export type CancelCompaction = () => void;
+
+/**
+ * The compacted lines of the log at `path` as its first `end` bytes stand (records numbered from 1 up to
+ * at most `lastSeq`), in chunks; `counts` holds the totals once the last chunk is through. `onCancel`
+ * receives a function that ends the worker, failing this iteration.
+ */
+export async function* compactedLinesInWorker(
+  request: Pick<WorkerRequest, 'path' | 'end' | 'lastSeq'> & { maxChunkBytes?: number | undefined },
+  counts: CompactedCounts,
+  onCancel: (cancel: CancelCompaction | null) => void,
+): AsyncGenerator<Uint8Array> {
+  const entry = FROM_SOURCES ? './compaction-worker-tsx.mjs' : './compaction-worker.js';
+  const { path, end, lastSeq, maxChunkBytes = MAX_CHUNK_BYTES } = request;
+  const workerData: WorkerRequest = { path, end, lastSeq, maxChunkBytes, nice: COMPACTION_NICE, chunksInFlight: 4 };
+  const worker = new Worker(new URL(entry, import.meta.url), { workerData });
+  const chunks: Uint8Array[] = [];
+  let done: CompactedCounts | null = null;
+  let failure: Error | null = null;
+  let wake: (() => void) | null = null;
+  const notify = () => {
+    wake?.();
+    wake = null;
+  };
+  worker.on('message', (message: FromWorker) => {
+    if ('chunk' in message) chunks.push(message.chunk);
+    else done = message.done;
+    notify();
+  });
+  worker.once('error', (error) => {
+    failure ??= error;
+    notify();
+  });
+  worker.once('exit', (code) => {
+    if (done === null) failure ??= new Error(`the compaction's worker stopped (exit code ${code}) before it was done`);
+    notify();
+  });
+  onCancel(() => {
+    failure ??= new Error('the store is closing');
+    void worker.terminate();
+    notify();
+  });
+  try {
+    for (;;) {
+      const chunk = chunks.shift();
+      if (chunk !== undefined && failure === null) {
+        yield chunk;
+        worker.postMessage(null);
+        continue;
+      }
+      if (failure !== null) throw failure;
+      if (done !== null) {
+        Object.assign(counts, done);
+        return;
+      }
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+  } finally {
+    onCancel(null);
+    await worker.terminate();
+  }
+}

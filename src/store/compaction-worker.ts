@@ -1,0 +1,48 @@
+// The compaction worker (started by compaction-thread.ts): reads the log's first `end` bytes as
+// `minihub compact` does and posts the compacted lines back in chunks, a few at a time. It writes no file.
+
+import { setPriority } from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
+
+import { ChunkedWriter } from './chunked-writer.ts';
+import { LogIndex } from './log-index.ts';
+import { nodeLogFileSystem } from './node-log-fs.ts';
+import { compactedLogRecords } from './offline.ts';
+import type { CompactedCounts } from './compaction.ts';
+import type { FromWorker, WorkerRequest } from './compaction-thread.ts';
+
+const { path, end, lastSeq, nice, chunksInFlight, maxChunkBytes } = workerData as WorkerRequest;
+const port = parentPort as NonNullable<typeof parentPort>;
+
+// Linux gives each thread its own nice value, so this lowers only the worker's: on a busy core the event
+// loop's thread runs first. Elsewhere it would lower the whole process, so it is left alone.
+if (process.platform === 'linux' && nice > 0) setPriority(nice);
+
+// Chunks posted and not written yet; past chunksInFlight the worker waits, so neither side holds much.
+let unwritten = 0;
+let room: (() => void) | null = null;
+port.on('message', () => {
+  unwritten--;
+  room?.();
+  room = null;
+});
+const post = async (chunk: Buffer): Promise<void> => {
+  port.postMessage({ chunk } satisfies FromWorker);
+  if (++unwritten >= chunksInFlight) await new Promise<void>((resolve) => (room = resolve));
+};
+
+const fs = nodeLogFileSystem;
+const index = await LogIndex.read(fs, path, end);
+// The store appends whole lines only, and never cuts back below where a compaction began.
+if (index.read.end !== end || index.read.tail.length > 0)
+  throw new Error(`${path} no longer ends a line at byte ${end}: the log changed under the compaction`);
+const counts: CompactedCounts = { records: 0, history: 0 };
+const writer = new ChunkedWriter(post, maxChunkBytes);
+for await (const record of compactedLogRecords({ fs, path, index, end }, counts, () => false)) {
+  // The store numbers its commits from here on above lastSeq; a compacted record above it would collide.
+  if (record.seq > lastSeq)
+    throw new Error(`the compacted log needs more than the ${lastSeq} record numbers kept for it`);
+  await writer.add(JSON.stringify(record) + '\n');
+}
+await writer.flush();
+port.postMessage({ done: counts } satisfies FromWorker);
