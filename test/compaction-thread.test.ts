@@ -148,4 +148,20 @@ thread('ends its worker when the store closes, leaving the log as it was and no 
   assert.not.ok(existsSync(join(dataDir, `${LOG}.compact`)), 'the new file is removed');
 });
 
+thread('starts no worker for a compaction the store closed before it began, and writes nothing', async () => {
+  const dataDir = await churnedDir();
+  const before = readFileSync(join(dataDir, LOG));
+  const store = await Store.open({ dataDir, autoCompact: false, compactOffThreadBytes: 0 });
+  // Its first step waits in the commit queue, which closing still runs: the worker must not start after it.
+  const compaction = store.compact();
+  await store.close();
+  await compaction.then(
+    () => assert.unreachable('the compaction finished'),
+    (error: Error) =>
+      assert.match(error.message, /compaction of .* failed: the store is closing; the log is unchanged/),
+  );
+  assert.ok(readFileSync(join(dataDir, LOG)).equals(before), 'the log is as it was');
+  assert.not.ok(existsSync(join(dataDir, `${LOG}.compact`)), 'the new file is removed');
+});
+
 thread.run();

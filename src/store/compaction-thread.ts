@@ -29,27 +29,34 @@ export interface WorkerRequest {
   maxChunkBytes: number;
 }
 
-/** What it posts: a chunk of whole lines, or at the end how many records it wrote. Any reply means "written". */
-export type FromWorker = { chunk: Uint8Array } | { done: CompactedCounts };
+/**
+ * What it posts: a chunk of whole lines, or at the end how many records and bytes it wrote. Any reply
+ * means "written".
+ */
+export type FromWorker = { chunk: Uint8Array } | { done: CompactedCounts; bytes: number };
 
 /** Ends a compaction's worker, if it is still running: the store is closing. */
 export type CancelCompaction = () => void;
 
 /**
  * The compacted lines of the log at `path` as its first `end` bytes stand (records numbered from 1 up to
- * at most `lastSeq`), in chunks; `counts` holds the totals once the last chunk is through. `onCancel`
- * receives a function that ends the worker, failing this iteration.
+ * at most `lastSeq`), in chunks; `counts` holds the totals once the last chunk is through. Starts no
+ * worker once `stopped()`; `onCancel` receives a function that ends the worker, failing this iteration.
  */
 export async function* compactedLinesInWorker(
   request: Pick<WorkerRequest, 'path' | 'end' | 'lastSeq'> & { maxChunkBytes?: number | undefined },
   counts: CompactedCounts,
+  stopped: () => boolean,
   onCancel: (cancel: CancelCompaction | null) => void,
 ): AsyncGenerator<Uint8Array> {
+  // A store closed before this began would otherwise run a whole compaction only to drop it.
+  if (stopped()) throw new Error('the store is closing');
   const entry = FROM_SOURCES ? './compaction-worker-tsx.mjs' : './compaction-worker.js';
   const { path, end, lastSeq, maxChunkBytes = MAX_CHUNK_BYTES } = request;
   const workerData: WorkerRequest = { path, end, lastSeq, maxChunkBytes, nice: COMPACTION_NICE, chunksInFlight: 4 };
   const worker = new Worker(new URL(entry, import.meta.url), { workerData });
   const chunks: Uint8Array[] = [];
+  let received = 0;
   let done: CompactedCounts | null = null;
   let failure: Error | null = null;
   let wake: (() => void) | null = null;
@@ -58,8 +65,17 @@ export async function* compactedLinesInWorker(
     wake = null;
   };
   worker.on('message', (message: FromWorker) => {
-    if ('chunk' in message) chunks.push(message.chunk);
-    else done = message.done;
+    if ('chunk' in message) {
+      chunks.push(message.chunk);
+      received += message.chunk.byteLength;
+    } else if (message.bytes !== received) {
+      failure ??= new Error(`the compaction's worker wrote ${message.bytes} bytes, ${received} arrived`);
+    } else done = message.done;
+    notify();
+  });
+  // A chunk that could not be read on this side must fail the compaction, not leave a gap in the new log.
+  worker.once('messageerror', (error) => {
+    failure ??= error;
     notify();
   });
   worker.once('error', (error) => {

@@ -1,7 +1,7 @@
 // The compaction worker (started by compaction-thread.ts): reads the log's first `end` bytes as
 // `minihub compact` does and posts the compacted lines back in chunks, a few at a time. It writes no file.
 
-import { setPriority } from 'node:os';
+import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 
 import { ChunkedWriter } from './chunked-writer.ts';
@@ -15,8 +15,15 @@ const { path, end, lastSeq, nice, chunksInFlight, maxChunkBytes } = workerData a
 const port = parentPort as NonNullable<typeof parentPort>;
 
 // Linux gives each thread its own nice value, so this lowers only the worker's: on a busy core the event
-// loop's thread runs first. Elsewhere it would lower the whole process, so it is left alone.
-if (process.platform === 'linux' && nice > 0) setPriority(nice);
+// loop's thread runs first. Elsewhere it would lower the whole process, so it is left alone. Only ever
+// lowered: a server already started nicer than this may not raise it, and keeps its own.
+if (process.platform === 'linux' && nice > getPriority()) {
+  try {
+    setPriority(nice);
+  } catch {
+    // A system that refuses it only makes the compaction compete as an equal.
+  }
+}
 
 // Chunks posted and not written yet; past chunksInFlight the worker waits, so neither side holds much.
 let unwritten = 0;
@@ -26,7 +33,9 @@ port.on('message', () => {
   room?.();
   room = null;
 });
+let bytes = 0;
 const post = async (chunk: Buffer): Promise<void> => {
+  bytes += chunk.length;
   port.postMessage({ chunk } satisfies FromWorker);
   if (++unwritten >= chunksInFlight) await new Promise<void>((resolve) => (room = resolve));
 };
@@ -45,4 +54,4 @@ for await (const record of compactedLogRecords({ fs, path, index, end }, counts,
   await writer.add(JSON.stringify(record) + '\n');
 }
 await writer.flush();
-port.postMessage({ done: counts } satisfies FromWorker);
+port.postMessage({ done: counts, bytes } satisfies FromWorker);

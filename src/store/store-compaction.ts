@@ -165,7 +165,8 @@ export class StoreCompaction {
     if (logFile !== null && end >= offThreadFromBytes) {
       const request = { path: logFile.path, end, lastSeq, maxChunkBytes: this.#store.maxChunkBytes };
       const onCancel = (cancel: CancelCompaction | null) => (this.#cancel = cancel);
-      return (rewrite, counts) => rewrite.writeLines(compactedLinesInWorker(request, counts, onCancel));
+      const stopped = () => commits.closed;
+      return (rewrite, counts) => rewrite.writeLines(compactedLinesInWorker(request, counts, stopped, onCancel));
     }
     const history = logFile === null ? null : await openLogAt(logFile.fs, logFile.path, end);
     const snapshot = new CatalogueSnapshot(catalogue);
