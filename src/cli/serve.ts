@@ -105,7 +105,7 @@ function banner(hub: RunningServer, auth: boolean, seeds: string[], startMs: num
   if (auth) {
     lines.push('  auth    on. A token for the root user "datahub", valid until this server stops:');
     lines.push(`          ${hub.token}`);
-    lines.push(`          ${lastingTokensHint(hub.store.location === 'memory' ? null : dataDir)}`);
+    lines.push(`          ${lastingTokensHint(dataDir)}`);
   } else {
     lines.push('  auth    OFF (--no-auth): every request acts as the root user "datahub"');
   }

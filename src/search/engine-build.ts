@@ -3,18 +3,15 @@
 // lays out on a worker thread (build-worker.ts) while this one reads the catalogue; its texts go there in
 // batches and the typed arrays come back without a copy. It never reads the catalogue itself.
 
-import { extname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
+import { workerEntry } from '../worker-entry.ts';
 import { assemble } from './built-index.ts';
 import { TEXT_FIELDS, type DocumentText } from './fields.ts';
 import { IndexBuilder, type LaidOut } from './index-builder.ts';
 import { InvertedIndex } from './inverted-index.ts';
 import type { SearchEngine } from './search-engine.ts';
 
-// From the TypeScript sources (tsx), the worker must register tsx before loading its module.
-const FROM_SOURCES = extname(fileURLToPath(import.meta.url)) === '.ts';
 /** Bytes of text sent to the worker at once: few messages, little text waiting on either side. */
 const BATCH_BYTES = 1 << 20;
 /** Batches sent and not counted yet, at most, before room() asks the caller to wait. */
@@ -111,8 +108,7 @@ interface BuildWorker {
 }
 
 function startWorker(): BuildWorker {
-  const entry = FROM_SOURCES ? './build-worker-tsx.mjs' : './build-worker.js';
-  const worker = new Worker(new URL(entry, import.meta.url));
+  const worker = new Worker(workerEntry(import.meta.url, 'build-worker'));
   // An idle worker never keeps the process alive: a server that stops mid-build just ends.
   worker.unref();
   let unanswered = 0;

@@ -2,15 +2,12 @@
 // hands back the compacted lines, so the main thread only writes bytes. Only through node's fs (the
 // worker opens the file itself); the store decides when, and copies in what is committed meanwhile.
 
-import { extname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
+import { workerEntry } from '../worker-entry.ts';
 import { MAX_CHUNK_BYTES } from './chunked-writer.ts';
 import type { CompactedCounts } from './compaction.ts';
 
-// From the TypeScript sources (tsx), the worker must register tsx before loading its module.
-const FROM_SOURCES = extname(fileURLToPath(import.meta.url)) === '.ts';
 /**
  * The worker's nice value (Linux: that thread only). A busy server's own requests come first; an idle
  * core runs the worker at full speed whatever its value (see test/bench/NOTES.md).
@@ -51,10 +48,9 @@ export async function* compactedLinesInWorker(
 ): AsyncGenerator<Uint8Array> {
   // A store closed before this began would otherwise run a whole compaction only to drop it.
   if (stopped()) throw new Error('the store is closing');
-  const entry = FROM_SOURCES ? './compaction-worker-tsx.mjs' : './compaction-worker.js';
   const { path, end, lastSeq, maxChunkBytes = MAX_CHUNK_BYTES } = request;
   const workerData: WorkerRequest = { path, end, lastSeq, maxChunkBytes, nice: COMPACTION_NICE, chunksInFlight: 4 };
-  const worker = new Worker(new URL(entry, import.meta.url), { workerData });
+  const worker = new Worker(workerEntry(import.meta.url, 'compaction-worker'), { workerData });
   const chunks: Uint8Array[] = [];
   let received = 0;
   let done: CompactedCounts | null = null;
@@ -64,32 +60,29 @@ export async function* compactedLinesInWorker(
     wake?.();
     wake = null;
   };
+  const fail = (error: Error) => {
+    failure ??= error;
+    notify();
+  };
   worker.on('message', (message: FromWorker) => {
     if ('chunk' in message) {
       chunks.push(message.chunk);
       received += message.chunk.byteLength;
     } else if (message.bytes !== received) {
-      failure ??= new Error(`the compaction's worker wrote ${message.bytes} bytes, ${received} arrived`);
+      return fail(new Error(`the compaction's worker wrote ${message.bytes} bytes, ${received} arrived`));
     } else done = message.done;
     notify();
   });
   // A chunk that could not be read on this side must fail the compaction, not leave a gap in the new log.
-  worker.once('messageerror', (error) => {
-    failure ??= error;
-    notify();
-  });
-  worker.once('error', (error) => {
-    failure ??= error;
-    notify();
-  });
+  worker.once('messageerror', fail);
+  worker.once('error', fail);
   worker.once('exit', (code) => {
-    if (done === null) failure ??= new Error(`the compaction's worker stopped (exit code ${code}) before it was done`);
-    notify();
+    if (done === null) fail(new Error(`the compaction's worker stopped (exit code ${code}) before it was done`));
+    else notify();
   });
   onCancel(() => {
-    failure ??= new Error('the store is closing');
+    fail(new Error('the store is closing'));
     void worker.terminate();
-    notify();
   });
   try {
     for (;;) {

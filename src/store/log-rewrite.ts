@@ -72,7 +72,6 @@ export class NewLog implements LogRewrite {
   }
 
   async writeLines(chunks: AsyncIterable<Uint8Array>): Promise<void> {
-    await this.#writer.flush();
     for await (const chunk of chunks) await this.#append(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
     await this.#catchUp();
     await this.#sync();

@@ -4,10 +4,9 @@
 // since start-up is bound by JSON.parse. It reads; it never writes the log.
 
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { extname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
+import { runsFromSources, workerEntry } from '../../worker-entry.ts';
 import type { LogFileSystem } from '../log-fs.ts';
 import { BadLine, decodeUtf8, readRecords, type ReadRecords } from '../log-lines.ts';
 import { COLUMN_EDIT_ASPECT } from '../log-record.ts';
@@ -15,12 +14,10 @@ import { restoreChange, type Replay, type Replayed, type ReplaySink } from '../r
 import { deferLongLines } from './lazy-lines.ts';
 import { forEachPlannedChange, type ReplayPlan } from './replay-plan.ts';
 
-// Run from the TypeScript sources (tsx), not the build: the worker must register tsx and load its modules.
-const FROM_SOURCES = extname(fileURLToPath(import.meta.url)) === '.ts';
 // The worker also condenses its lines, this thread also applies them and the plan afterwards: halves have
 // both threads finish about together, except that from the sources the worker starts later, so this
 // thread takes more (measurements: see test/bench/NOTES.md).
-const THIS_THREAD_SHARE = FROM_SOURCES ? 0.58 : 0.5;
+const THIS_THREAD_SHARE = runsFromSources(import.meta.url) ? 0.58 : 0.5;
 const PROBE_BYTES = 64 * 1024;
 
 export interface ParallelReplayOptions {
@@ -152,9 +149,7 @@ function readLines(path: string, lines: ReplayPlan['lines']): string[] {
 }
 
 function startWorker(request: WorkerRequest): ReplayWorker {
-  // From the TypeScript sources, a plain module registers tsx in the worker first (see it).
-  const entry = FROM_SOURCES ? './replay-worker-tsx.mjs' : './replay-worker.js';
-  const worker = new Worker(new URL(entry, import.meta.url), { workerData: request });
+  const worker = new Worker(workerEntry(import.meta.url, 'replay-worker'), { workerData: request });
   const answer = new Promise<WorkerAnswer>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);

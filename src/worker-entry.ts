@@ -1,0 +1,16 @@
+// Where a worker thread's module is, as this process runs: from the TypeScript sources (tsx), a plain
+// `NAME-tsx.mjs` beside it that registers tsx first (tsx's --import hooks do not reach worker threads);
+// from the build, the compiled `NAME.js`. It starts no worker.
+
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Whether the module at `moduleUrl` (its import.meta.url) runs from the TypeScript sources. */
+export function runsFromSources(moduleUrl: string): boolean {
+  return extname(fileURLToPath(moduleUrl)) === '.ts';
+}
+
+/** The entry of the worker module `name` that sits beside the module at `moduleUrl`. */
+export function workerEntry(moduleUrl: string, name: string): URL {
+  return new URL(runsFromSources(moduleUrl) ? `./${name}-tsx.mjs` : `./${name}.js`, moduleUrl);
+}
