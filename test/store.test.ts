@@ -3,7 +3,7 @@
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { startServer } from '../src/index.ts';
@@ -240,6 +240,33 @@ recovery('refuses a line that is JSON but not a log record', async () => {
   } catch (error) {
     assert.match((error as Error).message, /catalogue\.jsonl:1: expected changes\[0\] to be \{urn, aspect, value\}/);
   }
+});
+
+// Linux lists a process's open files under /proc/self/fd; elsewhere this check has nothing to read.
+function openFilesUnder(dir: string): string[] {
+  if (!existsSync('/proc/self/fd')) return [];
+  return readdirSync('/proc/self/fd').flatMap((fd) => {
+    try {
+      const target = readlinkSync(join('/proc/self/fd', fd));
+      return target.startsWith(dir) ? [target] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+recovery('leaves no file of the data directory open when a bad line refuses the start', async () => {
+  const dataDir = tempDataDir();
+  const good =
+    '{"seq":1,"time":1,"actor":"a","op":"x","changes":[{"urn":"urn:li:tag:a","aspect":"tagProperties","value":{"name":"a"}}]}\n';
+  writeFileSync(join(dataDir, LOG), good + 'not json\n' + good.replace('"seq":1', '"seq":3'));
+  try {
+    await startServer({ dataDir });
+    assert.unreachable('the start must fail');
+  } catch (error) {
+    assert.match((error as Error).message, /catalogue\.jsonl:2: not valid JSON/);
+  }
+  assert.equal(openFilesUnder(dataDir), []);
 });
 
 recovery.run();

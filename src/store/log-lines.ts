@@ -58,11 +58,23 @@ async function forEachLine(
   chunks: AsyncIterable<Buffer>,
   onLine: (text: string, line: number, at: number) => void,
 ): Promise<{ end: number; tail: Buffer; lines: number }> {
-  let end = 0;
-  let line = 0;
   // Each run is decoded at once (newline bytes never occur inside a multi-byte UTF-8 character, so the
   // cut is clean), then split: far cheaper than a decode per line.
   const runs = wholeLineRuns(chunks);
+  try {
+    return await eachLineOfRuns(runs, onLine);
+  } finally {
+    // A bad line leaves the runs unfinished: ending them closes the file they read.
+    await runs.return(Buffer.alloc(0));
+  }
+}
+
+async function eachLineOfRuns(
+  runs: AsyncGenerator<Buffer, Buffer>,
+  onLine: (text: string, line: number, at: number) => void,
+): Promise<{ end: number; tail: Buffer; lines: number }> {
+  let end = 0;
+  let line = 0;
   for (let next = await runs.next(); ; next = await runs.next()) {
     if (next.done === true) return { end, tail: next.value, lines: line };
     const bytes = next.value;
