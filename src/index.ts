@@ -14,7 +14,7 @@ export { DEFAULT_LIMITS, type Limits } from './limits.ts';
 export type { McpRecord } from './datahub/export.ts';
 export type { ByteRange, LogFile, LogFileSystem } from './store/log-fs.ts';
 export { PARALLEL_REPLAY_MIN_BYTES } from './store/replay.ts';
-export { sampleCatalogue } from './sample.ts';
+export { sampleCatalogue } from './package-files.ts';
 export type { Store } from './store/store.ts';
 export { SHUTDOWN_GRACE_MS, type Minihub, type ServerOptions } from './minihub.ts';
 

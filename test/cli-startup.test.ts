@@ -28,10 +28,11 @@ register('data:text/javascript,' + encodeURIComponent(\`
 \`));
 `;
 
-// graphql-js, the HTTP layer (src/http, or dist/http in the build) and node:http.
-const SERVER_MODULES = /\/node_modules\/graphql\/|\/(src|dist)\/http\/|^node:https?$/;
-// A command's own module: serve.ts or a *-command.ts (.js in the build).
-const COMMAND_MODULE = /\/cli\/(serve|[a-z]+-command)\.(ts|js)$/;
+// graphql-js, the HTTP layer (src/http; the build bundles it into shared chunks) and node:http.
+const SERVER_MODULES = /\/node_modules\/graphql\/|\/src\/http\/|^node:https?$/;
+// A command's own module: src/cli/serve.ts or a src/cli/*-command.ts; in the build, each is an entry of
+// its own, dist/serve.js or dist/*-command.js.
+const COMMAND_MODULE = /\/(src\/cli|dist)\/(serve|[a-z]+-command)\.(ts|js)$/;
 
 const startup = suite('minihub startup');
 let dir = '';
@@ -80,7 +81,7 @@ startup('the log sees what serve loads: graphql-js and the HTTP layer', async ()
     'graphql-js is seen',
   );
   assert.ok(
-    serve.modules.some((url) => /\/(src|dist)\/http\//.test(url)),
+    serve.modules.some((url) => /\/src\/http\/|^node:http$/.test(url)),
     'the HTTP layer is seen',
   );
   assert.ok(
@@ -133,7 +134,7 @@ startup('token, user, ingest, export and compact never load graphql-js or the HT
   for (const [command, run] of Object.entries(byCommand)) {
     assert.is(run.code, 0, `${command}: ${run.stderr}`);
     assert.ok(
-      run.modules.some((url) => url.includes(`/cli/${command}-command.`)),
+      run.modules.some((url) => COMMAND_MODULE.test(url) && url.includes(`/${command}-command.`)),
       `${command}'s own module is in the log`,
     );
     assertNoneLoaded(run, SERVER_MODULES, command);

@@ -5,14 +5,13 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import { shown } from '../errors.ts';
+import { graphiqlDirectory } from '../package-files.ts';
 import { HttpError, type Headers, type HttpAnswer, type HttpRequest } from './exchange.ts';
 
 export const GRAPHIQL_PATH = '/api/graphiql';
 
-const PAGE_DIR = fileURLToPath(new URL('../../public/graphiql/', import.meta.url));
 const INDEX = 'index.html';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -65,7 +64,7 @@ export type StaticFilesHandler = (request: HttpRequest, name: string) => Promise
  * Lists `dir` once and serves exactly those files: `name` is the URL path below /api/graphiql/
  * ('' for the page itself), looked up verbatim, so `..`, encoded or not, matches nothing.
  */
-export function createStaticFiles(dir: string = PAGE_DIR): StaticFilesHandler {
+export function createStaticFiles(dir: string = graphiqlDirectory): StaticFilesHandler {
   const files = listFiles(dir);
   return async (request, name) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
