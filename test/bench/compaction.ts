@@ -1,4 +1,4 @@
-// Compaction and the offline commands on large logs, one measure at a time (not part of `npm run bench`):
+// Compaction and the offline commands on large logs, one measure at a time (`npm run bench` runs `mixed`):
 //   prepare --dir D [--datasets N] [--mib M]  ingest N bench datasets x 20 columns, then column edits to M MiB
 //   live --dir D [--writers W] [--warm]      compact in process under W writers: event-loop delay, write latency
 //                                            (--warm: every value built first, as reads leave a running server)
@@ -9,27 +9,19 @@
 //                                            --trace-gc lines to F (times from its start, as `started`)
 // Works on a copy of D's log for `live` and `cli`, so D can be measured again.
 
-import { spawn } from 'node:child_process';
-import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Session } from 'node:inspector/promises';
-import { writeFileSync } from 'node:fs';
 
-import { editFieldDescription } from '../../src/resolvers/edits.ts';
 import { Store } from '../../src/store/store.ts';
-import { datasetUrn, writeCatalogueFiles } from './catalogue.ts';
-import { columnPath } from './catalogue-words.ts';
-import { COLUMNS, mixedBody } from './bodies.ts';
-import { fmt, load, log, pin, quantile, ROOT, runSampled as run, type Served } from './harness.ts';
+import { compactionUnderLoad, copyOfLog, LOG, prepareEditLog, randomEdit } from './compaction-load.ts';
+import { fmt, log, quantile, runSampled as run } from './harness.ts';
 import { RUNNERS } from './startup.ts';
-import { waitForIndex } from './search-bench.ts';
 import { SLOW_COMMIT_MS, STALL_MS, watchStalls } from './stalls.ts';
 
-const LOG = 'catalogue.jsonl';
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
@@ -49,42 +41,13 @@ const { values, positionals } = parseArgs({
 const dir = values.dir ?? join(tmpdir(), 'minihub-compaction');
 const datasets = Number(values.datasets);
 
-/** One column edit of a random bench dataset, as `updateDescription` commits it (without GraphQL). */
-function randomEdit(store: Store, count: number): Promise<unknown> {
-  const index = Math.floor(Math.random() * datasets);
-  const urn = datasetUrn(index);
-  const path = columnPath(index, Math.floor(Math.random() * COLUMNS));
-  return store.commit('updateDescription', 'urn:li:corpuser:datahub', (reader) => [
-    editFieldDescription(reader, urn, path, `edited ${count} ${'x'.repeat(count % 40)}`),
-  ]);
-}
-
 async function prepare(): Promise<void> {
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  const files = await writeCatalogueFiles(dir, datasets, COLUMNS);
-  await run([...RUNNERS.tsx, 'ingest', ...files, '--data', join(dir, 'data')]);
-  for (const file of files) rmSync(file);
-  const store = await Store.open({ dataDir: join(dir, 'data'), autoCompact: false });
-  const target = Number(values.mib) * 1024 * 1024;
-  let count = 0;
-  const writer = async () => {
-    while (store.logBytes < target) await randomEdit(store, ++count);
-  };
-  await Promise.all(Array.from({ length: 32 }, writer));
-  await store.close();
-  log(`prepared ${dir}/data: ${fmt(statSync(join(dir, 'data', LOG)).size / 2 ** 20, 1)} MiB, ${count} edits`);
-}
-
-/** A copy of the prepared data directory, to measure on. */
-function copy(): string {
-  const target = mkdtempSync(join(tmpdir(), 'minihub-compaction-run-'));
-  copyFileSync(join(dir, 'data', LOG), join(target, LOG));
-  return target;
+  const prepared = await prepareEditLog(dir, datasets, Number(values.mib));
+  log(`prepared ${dir}/data: ${fmt(prepared.mib, 1)} MiB, ${prepared.edits} edits`);
 }
 
 async function live(): Promise<void> {
-  const dataDir = copy();
+  const dataDir = copyOfLog(dir);
   try {
     const openedAt = performance.now();
     const store = await Store.open({ dataDir, autoCompact: false });
@@ -100,7 +63,7 @@ async function live(): Promise<void> {
     const writer = async () => {
       while (compacting) {
         const started = performance.now();
-        await randomEdit(store, ++count);
+        await randomEdit(store, datasets, ++count);
         const took = performance.now() - started;
         latencies.push(took);
         if (took > 100) slow.push(`${fmt(started - origin)}+${fmt(took)}`);
@@ -151,7 +114,7 @@ async function live(): Promise<void> {
 
 async function cli(): Promise<void> {
   const runner = RUNNERS[values.runner as keyof typeof RUNNERS];
-  const dataDir = copy();
+  const dataDir = copyOfLog(dir);
   const out = join(dataDir, 'export.json');
   try {
     const logMb = statSync(join(dataDir, LOG)).size / 2 ** 20;
@@ -173,69 +136,31 @@ async function cli(): Promise<void> {
 }
 
 async function mixed(): Promise<void> {
-  const dataDir = copy();
-  const gcLog = values['gc-log'];
-  const child = spawn(
-    process.execPath,
-    [
-      '--max-semi-space-size=32',
-      ...(gcLog === undefined ? [] : ['--trace-gc']),
-      ...(values['node-flag'] ?? []),
-      '--import',
-      'tsx',
-      'test/bench/compaction-server.ts',
-      dataDir,
-    ],
-    {
-      cwd: ROOT,
-      stdio: ['pipe', 'pipe', 'inherit'],
-    },
+  const seconds = Number(values.seconds);
+  const report = await compactionUnderLoad(dir, {
+    datasets,
+    seconds,
+    baseline: values.baseline,
+    ...(values['gc-log'] === undefined ? {} : { gcLog: values['gc-log'] }),
+    nodeFlags: values['node-flag'] ?? [],
+  });
+  const server = report.server;
+  log(`search index built ${fmt(report.indexMs)} ms after listening`);
+  log(
+    `mixed load over ${seconds} s ${values.baseline ? 'without a compaction' : 'with a compaction from the first second'}: ${fmt(report.rps)} req/s, ` +
+      `p50 ${fmt(report.p50, 1)} ms, p99 ${fmt(report.p99, 1)} ms, ${report.failures} failed, server CPU ${fmt(100 * report.cpu)}%`,
   );
-  pin(child.pid as number, 0);
-  pin(process.pid, 1);
-  try {
-    // The server's own lines; V8's --trace-gc lines (`[pid:isolate] ms: ...`) go to the gc log instead.
-    const lines = (async function* () {
-      for await (const line of createInterface({ input: child.stdout as NodeJS.ReadableStream })) {
-        if (gcLog !== undefined && /^\[\d+:0x/.test(line)) appendFileSync(gcLog, `${line}\n`);
-        else yield line;
-      }
-    })();
-    const url = /^listening (\S+)$/.exec(String((await lines.next()).value))?.[1] as string;
-    const served: Served = { url, token: '', child };
-    // A server just started builds its search index meanwhile (in slices of its own): measure compaction alone.
-    log(`search index built ${fmt(await waitForIndex(served))} ms after listening`);
-    await load(served, () => mixedBody(datasets), { connections: 32, duration: 3 });
-    const compacted = (async () => {
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      child.stdin?.write(values.baseline ? `watch ${Number(values.seconds) * 1000 - 1000}\n` : 'compact\n');
-      return JSON.parse(String((await lines.next()).value)) as Record<string, number | string>;
-    })();
-    const measured = await load(served, () => mixedBody(datasets), {
-      connections: 32,
-      duration: Number(values.seconds),
-    });
-    const report = await compacted;
-    log(
-      `mixed load over ${values.seconds} s ${values.baseline ? 'without a compaction' : 'with a compaction from the first second'}: ${fmt(measured.rps)} req/s, ` +
-        `p50 ${fmt(measured.p50, 1)} ms, p99 ${fmt(measured.p99, 1)} ms, ${measured.failures} failed, server CPU ${fmt(100 * measured.cpu)}%`,
-    );
-    log(
-      `event-loop stalls over ${STALL_MS} ms (start+length, ms from the compaction's start at ` +
-        `${fmt(report.startedAt as number)} ms of the server's life, ${report.startedMicros} µs): ${report.stalls}`,
-    );
-    log(
-      `commits over ${SLOW_COMMIT_MS} ms: ${report.slowCommits}; commits p50 ${fmt(report.commitP50 as number, 1)} ms, p99 ${fmt(report.commitP99 as number, 1)} ms, max ${fmt(report.commitMax as number, 1)} ms`,
-    );
-    log(
-      `${values.baseline ? 'no compaction' : 'compaction'} ${fmt((report.bytesBefore as number) / 2 ** 20, 1)} → ${fmt((report.bytesAfter as number) / 2 ** 20, 1)} MiB ` +
-        `in ${fmt(report.ms as number)} ms; event-loop delay meanwhile max ${fmt(report.maxMs as number, 1)} ms, p99 ${fmt(report.p99Ms as number, 1)} ms`,
-    );
-  } finally {
-    child.stdin?.end();
-    await new Promise((resolve) => child.once('exit', resolve));
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  log(
+    `event-loop stalls over ${STALL_MS} ms (start+length, ms from the compaction's start at ` +
+      `${fmt(server.startedAt as number)} ms of the server's life, ${server.startedMicros} µs): ${server.stalls}`,
+  );
+  log(
+    `commits over ${SLOW_COMMIT_MS} ms: ${server.slowCommits}; commits p50 ${fmt(server.commitP50 as number, 1)} ms, p99 ${fmt(server.commitP99 as number, 1)} ms, max ${fmt(server.commitMax as number, 1)} ms`,
+  );
+  log(
+    `${values.baseline ? 'no compaction' : 'compaction'} ${fmt((server.bytesBefore as number) / 2 ** 20, 1)} → ${fmt((server.bytesAfter as number) / 2 ** 20, 1)} MiB ` +
+      `in ${fmt(server.ms as number)} ms; event-loop delay meanwhile max ${fmt(server.maxMs as number, 1)} ms, p99 ${fmt(server.p99Ms as number, 1)} ms`,
+  );
 }
 
 const command = positionals[0];

@@ -1,6 +1,7 @@
 // `npm run bench`: minihub side by side with a bare node:http server (reads, mixed load) and with one
-// fsync per write (durable writes), search latency and freshness, REST ingest against `minihub ingest`,
-// plus start-up time, search index build and memory for large logs and catalogues. `--only search` runs the search part alone.
+// fsync per write (durable writes), search latency and freshness, REST ingest against `minihub ingest`, a
+// compaction of a 200 MiB log under the mixed load, plus start-up time, search index build and memory for
+// large logs and catalogues. `--only search` runs the search part alone.
 // Servers run pinned to core 0, the load generator to core 1; ratios matter, not absolute numbers.
 
 import { execFileSync } from 'node:child_process';
@@ -21,6 +22,7 @@ import {
   writeThenSearch,
   type Report,
 } from './search-bench.ts';
+import { compactionUnderLoad, prepareEditLog } from './compaction-load.ts';
 import { restIngestRow } from './rest-ingest.ts';
 import { RUNNERS, startup } from './startup.ts';
 
@@ -51,6 +53,9 @@ const WRITE_SEARCH_PAIRS = 200;
 /** Searches one after another, of each kind on 10,000 datasets, of one word on 100,000. */
 const BIG_SEARCHES = 300;
 const BIG_DATASETS = 100_000;
+/** The log compacted under the mixed load, and how long the load lasts: longer than the compaction takes. */
+const COMPACTION_MIB = 200;
+const COMPACTION_SECONDS = 30;
 
 const LOADS = { connections: CONNECTIONS, duration: DURATION, warmup: WARMUP, rounds: ROUNDS };
 
@@ -175,6 +180,34 @@ async function searchPart(minihub: Served): Promise<void> {
   await writeThenSearch(minihub, DATASETS, WRITE_SEARCH_PAIRS, report);
 }
 
+/** A compaction of a log of column edits under the mixed load: the event loop's longest delay and the load's p99. */
+async function compactionPart(work: string): Promise<void> {
+  const dir = join(work, 'compaction');
+  log(`  compaction under load: writing ${COMPACTION_MIB} MiB of column edits`);
+  const prepared = await prepareEditLog(dir, DATASETS, COMPACTION_MIB);
+  const report = await compactionUnderLoad(dir, {
+    datasets: DATASETS,
+    seconds: COMPACTION_SECONDS,
+    onStep: (step) => log(`  compaction under load: ${step}`),
+  });
+  rmSync(dir, { recursive: true, force: true });
+  const server = report.server as { bytesBefore: number; bytesAfter: number; ms: number; maxMs: number; p99Ms: number };
+  const mib = (bytes: number) => fmt(bytes / 2 ** 20, 1);
+  rows.push([
+    `compaction of a ${fmt(prepared.mib)} MiB log of column edits under the mixed load (32 connections)`,
+    `event-loop delay max ${fmt(server.maxMs, 1)} ms (p99 ${fmt(server.p99Ms, 1)}); ${fmt(report.rps)} req/s`,
+    `${mib(server.bytesBefore)} → ${mib(server.bytesAfter)} MiB in ${fmt(server.ms / 1000, 1)} s`,
+    '',
+    `${fmt(report.p50, 1)} / ${fmt(report.p99, 1)} ms`,
+    `${fmt(report.cpu * 100)}%`,
+    'event-loop delay ≤ 50 ms; p99 ≤ 25 ms',
+  ]);
+  summary.push(
+    `compaction under load: ${mib(server.bytesBefore)} → ${mib(server.bytesAfter)} MiB in ${fmt(server.ms)} ms; ` +
+      `event-loop delay max ${fmt(server.maxMs, 1)} ms; mixed ${fmt(report.rps)} req/s, p99 ${fmt(report.p99, 1)} ms`,
+  );
+}
+
 /** Start-up alone on every core: a 1,000,000-record log, then 100,000 datasets x 20 columns and their search index. */
 async function startupPart(work: string): Promise<void> {
   if (!ONLY_SEARCH) {
@@ -283,6 +316,7 @@ async function main(): Promise<void> {
       rows.push(rest.row);
       summary.push(rest.summary);
     }
+    if (!ONLY_SEARCH && !QUICK) await compactionPart(work);
     if (startups) await startupPart(work);
   } finally {
     rmSync(work, { recursive: true, force: true });
