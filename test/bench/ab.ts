@@ -4,7 +4,9 @@
 // alternating, each minihub on a data directory of its own. Prints throughput, the server's CPU µs per
 // answer and the ratio to the reference. Not part of `npm run bench`; for measuring changes.
 // `--gc` also prints each minihub round's scavenges (its server runs with --trace-gc-nvp; see scavenges.ts).
-// Usage: tsx test/bench/ab.ts [--reads] [--base DIR] [--datasets 10000] [--duration 5] [--rounds 3] [--cpu-prof DIR] [--gc]
+// `--reads --copies N` adds a second bare server that sends a random one of N copies of the answer.
+// Usage: tsx test/bench/ab.ts [--reads [--copies N]] [--base DIR] [--datasets 10000] [--duration 5] [--rounds 3]
+//        [--cpu-prof DIR] [--gc]
 
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,6 +30,7 @@ const { values } = parseArgs({
     'cpu-prof': { type: 'string' },
     reads: { type: 'boolean', default: false },
     gc: { type: 'boolean', default: false },
+    copies: { type: 'string' },
   },
 });
 const READS = values.reads === true;
@@ -85,6 +88,10 @@ try {
         runs: [],
       };
   sides.unshift(reference);
+  if (READS && values.copies !== undefined) {
+    const copies = await serve(['test/bench/baselines.ts', 'bare', response, values.copies], profile);
+    sides.splice(1, 0, { name: `bare, ${values.copies} copies`, server: copies, runs: [] });
+  }
 
   const body = READS ? randomRead : randomWrite;
   const options = { connections: Number(values.connections), countAcknowledged: !READS };

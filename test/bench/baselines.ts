@@ -31,7 +31,11 @@ function serve(handle: (req: IncomingMessage, res: ServerResponse) => void): voi
 
 if (mode === 'bare') {
   const bytes = readFileSync(responseFile as string);
-  serve((req, res) => onBody(req, () => answer(res, bytes)));
+  // `bare RESPONSE_FILE N`: a random one of N copies of the bytes per answer, each its own allocation, as a
+  // cache of N answers holds them (what sending cold memory costs beside one hot buffer; ab.ts --copies).
+  const copies = Array.from({ length: Number(logPath ?? 1) }, (_, index) => (index === 0 ? bytes : Buffer.from(bytes)));
+  if (copies.length === 1) serve((req, res) => onBody(req, () => answer(res, bytes)));
+  else serve((req, res) => onBody(req, () => answer(res, copies[Math.floor(Math.random() * copies.length)] as Buffer)));
 } else if (mode === 'fsync') {
   const fd = openSync(logPath as string, 'a');
   serve((req, res) =>
@@ -66,6 +70,8 @@ if (mode === 'bare') {
     }),
   );
 } else {
-  console.error('usage: baselines.ts bare RESPONSE_FILE | fsync RESPONSE_FILE LOG_FILE | group RESPONSE_FILE LOG_FILE');
+  console.error(
+    'usage: baselines.ts bare RESPONSE_FILE [COPIES] | fsync RESPONSE_FILE LOG_FILE | group RESPONSE_FILE LOG_FILE',
+  );
   process.exit(2);
 }
