@@ -28,11 +28,10 @@ register('data:text/javascript,' + encodeURIComponent(\`
 \`));
 `;
 
-// graphql-js, the HTTP layer (src/http; the build bundles it into shared chunks) and node:http.
-const SERVER_MODULES = /\/node_modules\/graphql\/|\/src\/http\/|^node:https?$/;
-// A command's own module: src/cli/serve.ts or a src/cli/*-command.ts; in the build, each is an entry of
-// its own, dist/serve.js or dist/*-command.js.
-const COMMAND_MODULE = /\/(src\/cli|dist)\/(serve|[a-z]+-command)\.(ts|js)$/;
+// graphql-js, the HTTP layer (src/http, also as the bundled build's files hold it) and node:http.
+const SERVER_MODULES = /\/node_modules\/graphql\/|\/(src|dist)\/http\/|^node:https?$/;
+// A command's own module: serve.ts or a *-command.ts (.js in the build).
+const COMMAND_MODULE = /\/cli\/(serve|[a-z]+-command)\.(ts|js)$/;
 
 const startup = suite('minihub startup');
 let dir = '';
@@ -53,16 +52,21 @@ async function runLogged(args: string[]): Promise<CliResult & { modules: string[
   writeFileSync(log, '');
   const options = `${process.env.NODE_OPTIONS ?? ''} --import ${pathToFileURL(hook).href}`.trim();
   const result = await runCliProcess(args, { NODE_OPTIONS: options, MINIHUB_TEST_MODULE_LOG: log });
-  return {
-    ...result,
-    modules: [
-      ...new Set(
-        readFileSync(log, 'utf8')
-          .split('\n')
-          .filter((url) => url !== ''),
-      ),
-    ],
-  };
+  const loaded = readFileSync(log, 'utf8')
+    .split('\n')
+    .filter((url) => url !== '');
+  return { ...result, modules: [...new Set(loaded.flatMap((url) => [url, ...bundledSources(url)]))] };
+}
+
+/**
+ * The sources a file of the bundled build holds, as URLs beside dist/ (`file:///.../src/http/routes.ts`),
+ * read from the `// src/...` line esbuild writes before each module's code: loading the file runs them.
+ */
+function bundledSources(url: string): string[] {
+  const bundle = /^(file:\/\/.*\/)dist\/[^/]+\.js$/.exec(url);
+  if (bundle === null) return [];
+  const text = readFileSync(fileURLToPath(url), 'utf8');
+  return [...text.matchAll(/^\/\/ (src\/\S+\.ts)$/gm)].map((match) => `${bundle[1]}${match[1]}`);
 }
 
 function assertNoneLoaded(run: { modules: string[] }, pattern: RegExp, what: string): void {
@@ -81,7 +85,7 @@ startup('the log sees what serve loads: graphql-js and the HTTP layer', async ()
     'graphql-js is seen',
   );
   assert.ok(
-    serve.modules.some((url) => /\/src\/http\/|^node:http$/.test(url)),
+    serve.modules.some((url) => /\/(src|dist)\/http\//.test(url)),
     'the HTTP layer is seen',
   );
   assert.ok(
@@ -134,7 +138,7 @@ startup('token, user, ingest, export and compact never load graphql-js or the HT
   for (const [command, run] of Object.entries(byCommand)) {
     assert.is(run.code, 0, `${command}: ${run.stderr}`);
     assert.ok(
-      run.modules.some((url) => COMMAND_MODULE.test(url) && url.includes(`/${command}-command.`)),
+      run.modules.some((url) => url.includes(`/cli/${command}-command.`)),
       `${command}'s own module is in the log`,
     );
     assertNoneLoaded(run, SERVER_MODULES, command);

@@ -63,9 +63,11 @@ async function forEachLine(
   const runs = wholeLineRuns(chunks);
   try {
     return await eachLineOfRuns(runs, onLine);
-  } finally {
-    // A bad line leaves the runs unfinished: ending them closes the file they read.
-    await runs.return(Buffer.alloc(0));
+  } catch (error) {
+    // A bad line leaves the runs unfinished: ending them closes the file they read. The bad line is
+    // what is reported, whatever closing it says.
+    await runs.return(Buffer.alloc(0)).catch(() => {});
+    throw error;
   }
 }
 

@@ -33,7 +33,16 @@ if (mode === 'bare') {
   const bytes = readFileSync(responseFile as string);
   // `bare RESPONSE_FILE N`: a random one of N copies of the bytes per answer, each its own allocation, as a
   // cache of N answers holds them (what sending cold memory costs beside one hot buffer; ab.ts --copies).
-  const copies = Array.from({ length: Number(logPath ?? 1) }, (_, index) => (index === 0 ? bytes : Buffer.from(bytes)));
+  const count = Number(logPath ?? 1);
+  if (!Number.isSafeInteger(count) || count < 1)
+    throw new Error(`bare: expected a count of copies >= 1, got ${logPath}`);
+  // allocUnsafeSlow: outside node's shared pool, so no two copies share a slab.
+  const copies = Array.from({ length: count }, (_, index) => {
+    if (index === 0) return bytes;
+    const copy = Buffer.allocUnsafeSlow(bytes.length);
+    bytes.copy(copy);
+    return copy;
+  });
   if (copies.length === 1) serve((req, res) => onBody(req, () => answer(res, bytes)));
   else serve((req, res) => onBody(req, () => answer(res, copies[Math.floor(Math.random() * copies.length)] as Buffer)));
 } else if (mode === 'fsync') {

@@ -98,6 +98,7 @@ export async function compactionUnderLoad(dir: string, options: CompactionLoadOp
   );
   pin(child.pid as number, 0);
   pin(process.pid, 1);
+  let reported: Promise<Record<string, number | string>> | undefined;
   try {
     // The server's own lines; V8's --trace-gc lines (`[pid:isolate] ms: ...`) go to the gc log instead.
     const lines = (async function* () {
@@ -106,18 +107,22 @@ export async function compactionUnderLoad(dir: string, options: CompactionLoadOp
         else yield line;
       }
     })();
-    const url = /^listening (\S+)$/.exec(String((await lines.next()).value))?.[1] as string;
+    const url = /^listening (\S+)$/.exec(String((await lines.next()).value))?.[1];
+    if (url === undefined) throw new Error('the compaction server did not start (see its output above)');
     const served: Served = { url, token: '', child };
     // A server just started builds its search index meanwhile (in slices of its own): measure compaction alone.
     options.onStep?.('waiting for the search index');
     const indexMs = await waitForIndex(served);
     options.onStep?.('warming up');
     await load(served, () => mixedBody(options.datasets), { connections: 32, duration: 3 });
-    const reported = (async () => {
+    reported = (async () => {
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      child.stdin?.write(options.baseline === true ? `watch ${options.seconds * 1000 - 1000}\n` : 'compact\n');
+      if (child.stdin?.writable !== true) throw new Error('the compaction server stopped before the compaction');
+      child.stdin.write(options.baseline === true ? `watch ${options.seconds * 1000 - 1000}\n` : 'compact\n');
       return JSON.parse(String((await lines.next()).value)) as Record<string, number | string>;
     })();
+    // Awaited below; a load that fails first must not leave it rejected unhandled.
+    reported.catch(() => {});
     options.onStep?.(options.baseline === true ? 'measuring, no compaction' : 'measuring, compacting');
     const measured = await load(served, () => mixedBody(options.datasets), {
       connections: 32,
@@ -125,8 +130,15 @@ export async function compactionUnderLoad(dir: string, options: CompactionLoadOp
     });
     return { ...measured, indexMs, server: await reported };
   } finally {
+    // The server exits once its input ends; one that has not within 10 s is stopped.
+    const exited = new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) resolve(null);
+      else child.once('exit', resolve);
+    });
     child.stdin?.end();
-    await new Promise((resolve) => child.once('exit', resolve));
+    const timer = setTimeout(() => child.kill('SIGTERM'), 10_000);
+    await exited;
+    clearTimeout(timer);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

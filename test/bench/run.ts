@@ -193,8 +193,11 @@ async function compactionPart(work: string): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
   const server = report.server as { bytesBefore: number; bytesAfter: number; ms: number; maxMs: number; p99Ms: number };
   const mib = (bytes: number) => fmt(bytes / 2 ** 20, 1);
+  // The load starts a second before the compaction; a compaction that ends sooner was under it all along.
+  const loaded = COMPACTION_SECONDS - 1;
+  const covered = server.ms / 1000 <= loaded ? 'all of it' : `its first ${loaded} s`;
   rows.push([
-    `compaction of a ${fmt(prepared.mib)} MiB log of column edits, its first ${COMPACTION_SECONDS - 1} s under the mixed load (32 connections)`,
+    `compaction of a ${fmt(prepared.mib)} MiB log of column edits, ${covered} under the mixed load (32 connections)`,
     `event-loop delay max ${fmt(server.maxMs, 1)} ms (p99 ${fmt(server.p99Ms, 1)}); ${fmt(report.rps)} req/s`,
     `${mib(server.bytesBefore)} → ${mib(server.bytesAfter)} MiB in ${fmt(server.ms / 1000, 1)} s`,
     '',
