@@ -65,9 +65,17 @@ async function runLogged(args: string[]): Promise<CliResult & { modules: string[
 function bundledSources(url: string): string[] {
   const bundle = /^(file:\/\/.*\/)dist\/[^/]+\.js$/.exec(url);
   if (bundle === null) return [];
-  const text = readFileSync(fileURLToPath(url), 'utf8');
-  return [...text.matchAll(/^\/\/ (src\/\S+\.ts)$/gm)].map((match) => `${bundle[1]}${match[1]}`);
+  let sources = bundleContents.get(url);
+  if (sources === undefined) {
+    const text = readFileSync(fileURLToPath(url), 'utf8');
+    sources = [...text.matchAll(/^\/\/ (src\/\S+\.ts)$/gm)].map((match) => `${bundle[1]}${match[1]}`);
+    bundleContents.set(url, sources);
+  }
+  return sources;
 }
+
+// Each bundled file read once: every run loads the same few.
+const bundleContents = new Map<string, string[]>();
 
 function assertNoneLoaded(run: { modules: string[] }, pattern: RegExp, what: string): void {
   const loaded = run.modules.filter((url) => pattern.test(url));

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 
 import { editFieldDescription } from '../src/resolvers/edits.ts';
 import { Store } from '../src/store/store.ts';
+import { logSeqs, risesStrictly } from './fixtures/log-file.ts';
 import { tempDataDir } from './fixtures/server.ts';
 
 const LOG = 'catalogue.jsonl';
@@ -113,11 +114,7 @@ thread('keeps the writes acknowledged while the worker reads, after the compacte
   const state = store.export();
   await store.close();
   assert.is(report.records, 39, 'the state when it began: 40 datasets, one removed');
-  const seqs = (records(dataDir) as { seq: number }[]).map((record) => record.seq);
-  assert.ok(
-    seqs.every((seq, i) => i === 0 || seq > (seqs[i - 1] as number)),
-    'numbers rise along the log',
-  );
+  assert.ok(risesStrictly(logSeqs(dataDir)), 'numbers rise along the log');
   const reopened = await Store.open({ dataDir });
   try {
     assert.equal(reopened.export(), state, 'every write made during the compaction is in the compacted log');

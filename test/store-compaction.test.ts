@@ -4,13 +4,14 @@
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { AspectChange } from '../src/store/catalogue.ts';
 import type { ByteRange } from '../src/store/log-fs.ts';
 import { Store } from '../src/store/store.ts';
 import { FaultyFileSystem } from './fixtures/faulty-fs.ts';
+import { logSeqs, risesStrictly } from './fixtures/log-file.ts';
 import { tempDataDir } from './fixtures/server.ts';
 
 const LOG = 'catalogue.jsonl';
@@ -77,14 +78,7 @@ during('acknowledges writes while it runs, and keeps every one of them in order,
   const history = await store.history.steps(DATASET(5));
   await store.close();
 
-  const seqs = readFileSync(join(dataDir, LOG), 'utf8')
-    .trimEnd()
-    .split('\n')
-    .map((line) => (JSON.parse(line) as { seq: number }).seq);
-  assert.ok(
-    seqs.every((seq, i) => i === 0 || seq > (seqs[i - 1] as number)),
-    'sequence numbers rise along the log, the writes carried over included',
-  );
+  assert.ok(risesStrictly(logSeqs(dataDir)), 'sequence numbers rise along the log, the writes carried over included');
   const reopened = await Store.open({ dataDir });
   try {
     assert.equal(reopened.export(), state, 'replay of the compacted log gives the state with every write');
