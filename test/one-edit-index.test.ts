@@ -7,6 +7,7 @@ import { test } from 'uvu';
 import { withinOneEdit } from '../src/search/one-edit-index.ts';
 import { TermDictionary } from '../src/search/term-dictionary.ts';
 import { termsWithinEdits } from '../src/search/term-neighbours.ts';
+import { editDistance } from './fixtures/edit-distance.ts';
 
 test('withinOneEdit: a substitution, an insertion or a deletion; never none, two, or a transposition', () => {
   assert.ok(withinOneEdit('orders', 'order'));
@@ -92,30 +93,13 @@ test("the dictionary's two-edit lookups follow its terms as a few or many are ad
     for (const query of queries) {
       const near = dictionary.near(query, 2).map(([text, d]) => [text, d] as const);
       const expected = [...live.keys()]
-        .map((text) => [text, distance(query, text)] as const)
+        .map((text) => [text, editDistance(query, text)] as const)
         .filter(([, d]) => d > 0 && d <= 2)
         .sort(([a], [b]) => (a < b ? -1 : 1));
       assert.equal(near, expected, `after ${added} added, "${query}"`);
     }
   }
 });
-
-/** Levenshtein distance, the plain full table (one row at a time): the reference the walk is held to. */
-function distance(a: string, b: string): number {
-  let row = new Int32Array(b.length + 1);
-  let next = new Int32Array(b.length + 1);
-  for (let j = 0; j <= b.length; j++) row[j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    next[0] = i;
-    const char = a.charCodeAt(i - 1);
-    for (let j = 1; j <= b.length; j++)
-      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (char === b.charCodeAt(j - 1) ? 0 : 1));
-    const previous = row;
-    row = next;
-    next = previous;
-  }
-  return row[b.length]!;
-}
 
 test('the walk over sorted terms finds exactly the terms within one and two edits, with their distances', () => {
   let seed = 5;
@@ -131,7 +115,7 @@ test('the walk over sorted terms finds exactly the terms within one and two edit
     // more than two letters is more than two edits away whatever its letters, so the table is not needed.
     const distances = sorted
       .filter((term) => Math.abs(term.length - query.length) <= 2)
-      .map((term) => [term, distance(query, term)] as const);
+      .map((term) => [term, editDistance(query, term)] as const);
     for (const max of [1, 2]) {
       const walked = [...termsWithinEdits(sorted, query, max)].sort();
       const expected = distances.filter(([, d]) => d <= max).sort();

@@ -9,6 +9,7 @@ import { TermDictionary } from '../src/search/term-dictionary.ts';
 import { termsWithinEdits } from '../src/search/term-neighbours.ts';
 import { walkIndex } from '../src/search/walk-index.ts';
 import { churn, type ChurnStep } from './fixtures/churned-dictionary.ts';
+import { editDistance } from './fixtures/edit-distance.ts';
 import { seededRandom } from './fixtures/seeded-random.ts';
 
 // Letters of several scripts, and one outside the 16-bit range (two code units, as the index counts it).
@@ -32,18 +33,6 @@ function typo(random: () => number, word: string, edits: number): string {
   return word;
 }
 
-/** Levenshtein distance over code units, the plain full table: the reference. */
-function distance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++)
-      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[b.length]!;
-}
-
 /** Each term within `max` edits of `word`, with its distance, in term order. */
 function expected(terms: Iterable<string>, word: string, max: number): [string, number][] {
   return within(nearby(terms, word, max), max);
@@ -53,7 +42,7 @@ function expected(terms: Iterable<string>, word: string, max: number): [string, 
 function nearby(terms: Iterable<string>, word: string, max: number): [string, number][] {
   return [...terms]
     .filter((term) => Math.abs(term.length - word.length) <= max)
-    .map((term) => [term, distance(word, term)] as [string, number])
+    .map((term) => [term, editDistance(word, term)] as [string, number])
     .sort(([a], [b]) => (a < b ? -1 : 1));
 }
 
