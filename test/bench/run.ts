@@ -5,7 +5,7 @@
 // Servers run pinned to core 0, the load generator to core 1; ratios matter, not absolute numbers.
 
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -23,6 +23,7 @@ import {
   type Report,
 } from './search-bench.ts';
 import { compactionUnderLoad, prepareEditLog } from './compaction-load.ts';
+import { freshServer, type FreshServer } from './fresh-server.ts';
 import { restIngestRow } from './rest-ingest.ts';
 import { RUNNERS, startup } from './startup.ts';
 
@@ -66,7 +67,9 @@ const randomRead = () => benchRead(DATASETS);
 const randomWrite = () => benchWrite(DATASETS);
 
 /** minihub against the reference servers: random reads, the mixed load and durable writes. */
-async function readsAndWrites(minihub: Served, work: string): Promise<void> {
+async function readsAndWrites(ingested: string, work: string, profile: string[]): Promise<void> {
+  const readServer = await freshServer(ingested, work, 'reads', profile);
+  const minihub = readServer.served;
   // The bare server answers exactly the bytes minihub answers for one dataset.
   const sample = await fetch(`${minihub.url}/api/graphql`, {
     method: 'POST',
@@ -116,14 +119,17 @@ async function readsAndWrites(minihub: Served, work: string): Promise<void> {
     `mixed 95/5: minihub ${fmt(mixed.b.rps)} req/s, ratio to bare reads ${fmt(mixedRatio, 2)}, failures ${mixed.b.failures}`,
   );
   await stop(bare.child);
+  await readServer.stop();
 
   const fsync = await serve(['test/bench/baselines.ts', 'fsync', responseFile, join(work, 'fsync.log')]);
+  const fsyncServer = await freshServer(ingested, work, 'writes-fsync', profile);
+  fsyncServer.watch();
   const writes = await compare(
     LOADS,
     'writes',
     fsync,
     'fsync per write',
-    minihub,
+    fsyncServer.served,
     'minihub',
     randomWrite,
     randomWrite,
@@ -132,7 +138,7 @@ async function readsAndWrites(minihub: Served, work: string): Promise<void> {
   const writeRatio = (writes.b.acknowledged ?? 0) / (writes.a.acknowledged ?? 1);
   rows.push([
     'durable writes, 32 writers',
-    `${fmt(writes.b.acknowledged ?? 0)} acknowledged/s`,
+    `${fmt(writes.b.acknowledged ?? 0)} acknowledged/s${compactionNote(fsyncServer)}`,
     `${fmt(writes.a.acknowledged ?? 0)}/s (one fsync per write)`,
     fmt(writeRatio, 1),
     latencies(writes),
@@ -143,15 +149,18 @@ async function readsAndWrites(minihub: Served, work: string): Promise<void> {
     `writes: minihub ${fmt(writes.b.acknowledged ?? 0)} acknowledged/s, one fsync per write ${fmt(writes.a.acknowledged ?? 0)}/s, ratio ${fmt(writeRatio, 1)}`,
   );
   await stop(fsync.child);
+  await fsyncServer.stop();
 
   // What durable writes cost here with no GraphQL at all: how much of the gap is minihub's own.
   const group = await serve(['test/bench/baselines.ts', 'group', responseFile, join(work, 'group.log')]);
+  const groupServer = await freshServer(ingested, work, 'writes-group', profile);
+  groupServer.watch();
   const floor = await compare(
     LOADS,
     'writes',
     group,
     'group commit, no GraphQL',
-    minihub,
+    groupServer.served,
     'minihub',
     randomWrite,
     randomWrite,
@@ -160,7 +169,7 @@ async function readsAndWrites(minihub: Served, work: string): Promise<void> {
   const floorRatio = (floor.b.acknowledged ?? 0) / (floor.a.acknowledged ?? 1);
   rows.push([
     'durable writes against group commit without GraphQL',
-    `${fmt(floor.b.acknowledged ?? 0)} acknowledged/s`,
+    `${fmt(floor.b.acknowledged ?? 0)} acknowledged/s${compactionNote(groupServer)}`,
     `${fmt(floor.a.acknowledged ?? 0)}/s (the same batching, no GraphQL)`,
     fmt(floorRatio, 2),
     latencies(floor),
@@ -171,6 +180,12 @@ async function readsAndWrites(minihub: Served, work: string): Promise<void> {
     `writes: minihub ${fmt(floor.b.acknowledged ?? 0)} acknowledged/s, group commit without GraphQL ${fmt(floor.a.acknowledged ?? 0)}/s, ratio ${fmt(floorRatio, 2)}`,
   );
   await stop(group.child);
+  await groupServer.stop();
+}
+
+/** What a write row's minihub cell adds when the log was compacted during its rounds. */
+function compactionNote(server: FreshServer): string {
+  return server.compacted() ? ' (a compaction ran during the rounds)' : '';
 }
 
 /** The search part on the 10,000 datasets: loads at 8 connections, searches one at a time, then writes searched for at once. */
@@ -303,12 +318,15 @@ async function main(): Promise<void> {
     log(`  ingested in ${fmt(ingestMs / 1000, 1)} s`);
 
     const profile = options['cpu-prof'] === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', options['cpu-prof']];
+    // The reads and the writes each get a server of their own on a copy of what was ingested.
+    const ingested = join(work, 'ingested');
+    cpSync(dataDir, ingested, { recursive: true });
     const minihub = await serve(['src/cli.ts', 'serve', '--port', '0', '--data', dataDir, '--quiet'], profile);
     // Every part measures a complete index: one search waits for its build, which starts with the server.
     log(`  search index complete ${fmt(await waitForIndex(minihub))} ms after the server's banner`);
     await searchPart(minihub);
-    if (!ONLY_SEARCH) await readsAndWrites(minihub, work);
     await stop(minihub.child);
+    if (!ONLY_SEARCH) await readsAndWrites(ingested, work, profile);
     if (!ONLY_SEARCH) {
       // The same files through DataHub's REST protocol, into a fresh data directory.
       const rest = await restIngestRow(files, ingestMs, async () => {
@@ -341,7 +359,7 @@ function printReport(): void {
     '|---|---|---|---|---|---|---|',
     ...rows.map((row) => `| ${row.join(' | ')} |`),
   ].join('\n');
-  const text = `# Benchmark results\n\nMeasured by \`npm run bench\` on ${date}, ${machine}; servers pinned to core 0, the load generator (${GENERATOR}, ${CONNECTIONS} connections; search: autocannon, which reads the answers, ${SEARCH_CONNECTIONS} connections; ${DURATION} s x ${ROUNDS} rounds per side, alternating) to core 1, after a ${WARMUP} s unmeasured warm-up of each side; start-up runs alone, on every core, and its memory settles once the search index is complete (a first search answered). Search queries are words of a random bench dataset, filtered on its platform. Ratios are measured side by side in the same run. "server CPU" is the server's CPU time over the load's wall time: near 100% the server was the limit, well below it the load generator or the machine was (then the ratio flatters minihub, and a reference under 95% says so).\n\n${table}\n`;
+  const text = `# Benchmark results\n\nMeasured by \`npm run bench\` on ${date}, ${machine}; servers pinned to core 0, the load generator (${GENERATOR}, ${CONNECTIONS} connections; search: autocannon, which reads the answers, ${SEARCH_CONNECTIONS} connections; ${DURATION} s x ${ROUNDS} rounds per side, alternating) to core 1, after a ${WARMUP} s unmeasured warm-up of each side; the search part, the reads with the mixed load, and each write row have a minihub of their own, started on a copy of the ingested data directory (a write row whose log was compacted during its rounds says so); start-up runs alone, on every core, and its memory settles once the search index is complete (a first search answered). Search queries are words of a random bench dataset, filtered on its platform. Ratios are measured side by side in the same run. "server CPU" is the server's CPU time over the load's wall time: near 100% the server was the limit, well below it the load generator or the machine was (then the ratio flatters minihub, and a reference under 95% says so).\n\n${table}\n`;
   // A partial run never replaces the whole table.
   if (!QUICK && !ONLY_SEARCH) writeFileSync(join(ROOT, 'test/bench/RESULTS.md'), text);
   console.log(`\n${table}\n`);
