@@ -4,10 +4,9 @@
 import type { ServerResponse } from 'node:http';
 
 export class InFlight {
-  // A count, not a Set of the responses: a long-lived Set's table sits in the old generation, and the
-  // responses it had held stayed reachable from it for the young generation's collections, so every
-  // request's objects were promoted (about 2.4 KB per durable write, a fifth of the server's CPU in
-  // scavenges; see test/bench/NOTES.md).
+  // A count, not a Set of the responses: with a Set that lived as long as the server, every request's
+  // objects survived the young generation's collections and were promoted (about 2.8 KB per durable
+  // write, 15-19% of the server's time in scavenges; see test/bench/NOTES.md).
   #open = 0;
   readonly #waiters = new Set<() => void>();
   // One listener for every response, not a closure and once's wrapper per response: 'close' comes once.

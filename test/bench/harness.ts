@@ -74,6 +74,20 @@ export function serve(args: string[], nodeArgs: string[] = []): Promise<Served> 
   });
 }
 
+/** Runs `use` with a server spawned as serve() spawns it, and stops the server whatever happens. */
+export async function withServer<T>(
+  args: string[],
+  use: (served: Served) => Promise<T>,
+  nodeArgs: string[] = [],
+): Promise<T> {
+  const served = await serve(args, nodeArgs);
+  try {
+    return await use(served);
+  } finally {
+    await stop(served.child);
+  }
+}
+
 export async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));

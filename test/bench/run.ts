@@ -13,7 +13,19 @@ import { parseArgs } from 'node:util';
 import { datasetUrn, writeCatalogueFiles, writeLog } from './catalogue.ts';
 import { COLUMNS, mixedBody, READ, randomRead as benchRead, randomWrite as benchWrite } from './bodies.ts';
 import { compare, cpuOf, latencies, referenceCell } from './compare.ts';
-import { fmt, generatorOf, graphql, log, pin, ROOT, runSampled, serve, stop, type Served } from './harness.ts';
+import {
+  fmt,
+  generatorOf,
+  graphql,
+  log,
+  pin,
+  ROOT,
+  runSampled,
+  serve,
+  stop,
+  withServer,
+  type Served,
+} from './harness.ts';
 import {
   SEARCH_CONNECTIONS,
   searchLoad,
@@ -23,7 +35,7 @@ import {
   type Report,
 } from './search-bench.ts';
 import { compactionUnderLoad, prepareEditLog } from './compaction-load.ts';
-import { freshServer, type FreshServer } from './fresh-server.ts';
+import { withFreshServer, type FreshServer } from './fresh-server.ts';
 import { restIngestRow } from './rest-ingest.ts';
 import { RUNNERS, startup } from './startup.ts';
 
@@ -37,7 +49,8 @@ const { values: options } = parseArgs({
     'skip-startup': { type: 'boolean', default: false },
     // `--only search`: the search part alone (with its 100,000-dataset start-up, even with --quick).
     only: { type: 'string' },
-    // A CPU profile of the 10,000-dataset server, written into this directory when it stops.
+    // CPU profiles of the 10,000-dataset servers (the search part's, the reads', each write row's), each
+    // written into this directory when its server stops.
     'cpu-prof': { type: 'string' },
   },
 });
@@ -68,9 +81,106 @@ const randomWrite = () => benchWrite(DATASETS);
 
 /** minihub against the reference servers: random reads, the mixed load and durable writes. */
 async function readsAndWrites(ingested: string, work: string, profile: string[]): Promise<void> {
-  const readServer = await freshServer(ingested, work, 'reads', profile);
-  const minihub = readServer.served;
-  // The bare server answers exactly the bytes minihub answers for one dataset.
+  const responseFile = join(work, 'response.json');
+  await withFreshServer(ingested, work, 'reads', profile, async ({ served: minihub }) => {
+    await checkReads(minihub, responseFile);
+    // The bare server answers exactly the bytes minihub answers for one dataset.
+    await withServer(['test/bench/baselines.ts', 'bare', responseFile], async (bare) => {
+      const reads = await compare(LOADS, 'reads', bare, 'bare', minihub, 'minihub', randomRead, randomRead);
+      const readRatio = reads.b.rps / reads.a.rps;
+      rows.push([
+        'random reads',
+        `${fmt(reads.b.rps)} req/s`,
+        referenceCell(reads.a),
+        fmt(readRatio, 2),
+        latencies(reads),
+        cpuOf(reads),
+        '≥ 0.70, p99 ≤ 5 ms',
+      ]);
+      summary.push(
+        `reads: minihub ${fmt(reads.b.rps)} req/s, bare ${fmt(reads.a.rps)} req/s at ${fmt(reads.a.cpu * 100)}% of its core, ratio ${fmt(readRatio, 2)}, p99 ${fmt(reads.b.p99, 1)} ms, failures ${reads.b.failures}`,
+      );
+
+      const mixed95 = () => mixedBody(DATASETS);
+      const mixed = await compare(LOADS, 'mixed 95/5', bare, 'bare', minihub, 'minihub', randomRead, mixed95);
+      const mixedRatio = mixed.b.rps / mixed.a.rps;
+      rows.push([
+        'mixed 95% reads / 5% writes',
+        `${fmt(mixed.b.rps)} req/s`,
+        referenceCell(mixed.a, 'reads'),
+        fmt(mixedRatio, 2),
+        latencies(mixed),
+        cpuOf(mixed),
+        '≥ 0.40',
+      ]);
+      summary.push(
+        `mixed 95/5: minihub ${fmt(mixed.b.rps)} req/s, ratio to bare reads ${fmt(mixedRatio, 2)}, failures ${mixed.b.failures}`,
+      );
+    });
+  });
+
+  await withFreshServer(ingested, work, 'writes-fsync', profile, (minihub) =>
+    withServer(['test/bench/baselines.ts', 'fsync', responseFile, join(work, 'fsync.log')], async (fsync) => {
+      const writes = await compare(
+        LOADS,
+        'writes',
+        fsync,
+        'fsync per write',
+        minihub.served,
+        'minihub',
+        randomWrite,
+        randomWrite,
+        true,
+      );
+      const writeRatio = (writes.b.acknowledged ?? 0) / (writes.a.acknowledged ?? 1);
+      rows.push([
+        'durable writes, 32 writers',
+        `${fmt(writes.b.acknowledged ?? 0)} acknowledged/s${compactionNote(minihub)}`,
+        `${fmt(writes.a.acknowledged ?? 0)}/s (one fsync per write)`,
+        fmt(writeRatio, 1),
+        latencies(writes),
+        cpuOf(writes),
+        '(for scale)',
+      ]);
+      summary.push(
+        `writes: minihub ${fmt(writes.b.acknowledged ?? 0)} acknowledged/s, one fsync per write ${fmt(writes.a.acknowledged ?? 0)}/s, ratio ${fmt(writeRatio, 1)}`,
+      );
+    }),
+  );
+
+  // What durable writes cost here with no GraphQL at all: how much of the gap is minihub's own.
+  await withFreshServer(ingested, work, 'writes-group', profile, (minihub) =>
+    withServer(['test/bench/baselines.ts', 'group', responseFile, join(work, 'group.log')], async (group) => {
+      const floor = await compare(
+        LOADS,
+        'writes',
+        group,
+        'group commit, no GraphQL',
+        minihub.served,
+        'minihub',
+        randomWrite,
+        randomWrite,
+        true,
+      );
+      const floorRatio = (floor.b.acknowledged ?? 0) / (floor.a.acknowledged ?? 1);
+      rows.push([
+        'durable writes against group commit without GraphQL',
+        `${fmt(floor.b.acknowledged ?? 0)} acknowledged/s${compactionNote(minihub)}`,
+        `${fmt(floor.a.acknowledged ?? 0)}/s (the same batching, no GraphQL)`,
+        fmt(floorRatio, 2),
+        latencies(floor),
+        cpuOf(floor),
+        '≥ 0.65; ≥ 10,000/s where the reference does ≥ 15,000/s',
+      ]);
+      summary.push(
+        `writes: minihub ${fmt(floor.b.acknowledged ?? 0)} acknowledged/s, group commit without GraphQL ${fmt(floor.a.acknowledged ?? 0)}/s, ratio ${fmt(floorRatio, 2)}`,
+      );
+    }),
+  );
+}
+
+/** Checks that minihub answers reads of random datasets whole, and keeps one answer's bytes for the bare server. */
+async function checkReads(minihub: Served, responseFile: string): Promise<void> {
   const sample = await fetch(`${minihub.url}/api/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${minihub.token}` },
@@ -84,103 +194,7 @@ async function readsAndWrites(ingested: string, work: string, profile: string[])
     if (reply.data.dataset.schemaMetadata.fields.length !== COLUMNS)
       throw new Error(`dataset ${index} answered wrongly`);
   }
-  const responseFile = join(work, 'response.json');
   writeFileSync(responseFile, sampleBody);
-  const bare = await serve(['test/bench/baselines.ts', 'bare', responseFile]);
-
-  const reads = await compare(LOADS, 'reads', bare, 'bare', minihub, 'minihub', randomRead, randomRead);
-  const readRatio = reads.b.rps / reads.a.rps;
-  rows.push([
-    'random reads',
-    `${fmt(reads.b.rps)} req/s`,
-    referenceCell(reads.a),
-    fmt(readRatio, 2),
-    latencies(reads),
-    cpuOf(reads),
-    '≥ 0.70, p99 ≤ 5 ms',
-  ]);
-  summary.push(
-    `reads: minihub ${fmt(reads.b.rps)} req/s, bare ${fmt(reads.a.rps)} req/s at ${fmt(reads.a.cpu * 100)}% of its core, ratio ${fmt(readRatio, 2)}, p99 ${fmt(reads.b.p99, 1)} ms, failures ${reads.b.failures}`,
-  );
-
-  const mixed95 = () => mixedBody(DATASETS);
-  const mixed = await compare(LOADS, 'mixed 95/5', bare, 'bare', minihub, 'minihub', randomRead, mixed95);
-  const mixedRatio = mixed.b.rps / mixed.a.rps;
-  rows.push([
-    'mixed 95% reads / 5% writes',
-    `${fmt(mixed.b.rps)} req/s`,
-    referenceCell(mixed.a, 'reads'),
-    fmt(mixedRatio, 2),
-    latencies(mixed),
-    cpuOf(mixed),
-    '≥ 0.40',
-  ]);
-  summary.push(
-    `mixed 95/5: minihub ${fmt(mixed.b.rps)} req/s, ratio to bare reads ${fmt(mixedRatio, 2)}, failures ${mixed.b.failures}`,
-  );
-  await stop(bare.child);
-  await readServer.stop();
-
-  const fsync = await serve(['test/bench/baselines.ts', 'fsync', responseFile, join(work, 'fsync.log')]);
-  const fsyncServer = await freshServer(ingested, work, 'writes-fsync', profile);
-  fsyncServer.watch();
-  const writes = await compare(
-    LOADS,
-    'writes',
-    fsync,
-    'fsync per write',
-    fsyncServer.served,
-    'minihub',
-    randomWrite,
-    randomWrite,
-    true,
-  );
-  const writeRatio = (writes.b.acknowledged ?? 0) / (writes.a.acknowledged ?? 1);
-  rows.push([
-    'durable writes, 32 writers',
-    `${fmt(writes.b.acknowledged ?? 0)} acknowledged/s${compactionNote(fsyncServer)}`,
-    `${fmt(writes.a.acknowledged ?? 0)}/s (one fsync per write)`,
-    fmt(writeRatio, 1),
-    latencies(writes),
-    cpuOf(writes),
-    '(for scale)',
-  ]);
-  summary.push(
-    `writes: minihub ${fmt(writes.b.acknowledged ?? 0)} acknowledged/s, one fsync per write ${fmt(writes.a.acknowledged ?? 0)}/s, ratio ${fmt(writeRatio, 1)}`,
-  );
-  await stop(fsync.child);
-  await fsyncServer.stop();
-
-  // What durable writes cost here with no GraphQL at all: how much of the gap is minihub's own.
-  const group = await serve(['test/bench/baselines.ts', 'group', responseFile, join(work, 'group.log')]);
-  const groupServer = await freshServer(ingested, work, 'writes-group', profile);
-  groupServer.watch();
-  const floor = await compare(
-    LOADS,
-    'writes',
-    group,
-    'group commit, no GraphQL',
-    groupServer.served,
-    'minihub',
-    randomWrite,
-    randomWrite,
-    true,
-  );
-  const floorRatio = (floor.b.acknowledged ?? 0) / (floor.a.acknowledged ?? 1);
-  rows.push([
-    'durable writes against group commit without GraphQL',
-    `${fmt(floor.b.acknowledged ?? 0)} acknowledged/s${compactionNote(groupServer)}`,
-    `${fmt(floor.a.acknowledged ?? 0)}/s (the same batching, no GraphQL)`,
-    fmt(floorRatio, 2),
-    latencies(floor),
-    cpuOf(floor),
-    '≥ 0.65; ≥ 10,000/s where the reference does ≥ 15,000/s',
-  ]);
-  summary.push(
-    `writes: minihub ${fmt(floor.b.acknowledged ?? 0)} acknowledged/s, group commit without GraphQL ${fmt(floor.a.acknowledged ?? 0)}/s, ratio ${fmt(floorRatio, 2)}`,
-  );
-  await stop(group.child);
-  await groupServer.stop();
 }
 
 /** What a write row's minihub cell adds when the log was compacted during its rounds. */
@@ -320,12 +334,16 @@ async function main(): Promise<void> {
     const profile = options['cpu-prof'] === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', options['cpu-prof']];
     // The reads and the writes each get a server of their own on a copy of what was ingested.
     const ingested = join(work, 'ingested');
-    cpSync(dataDir, ingested, { recursive: true });
-    const minihub = await serve(['src/cli.ts', 'serve', '--port', '0', '--data', dataDir, '--quiet'], profile);
-    // Every part measures a complete index: one search waits for its build, which starts with the server.
-    log(`  search index complete ${fmt(await waitForIndex(minihub))} ms after the server's banner`);
-    await searchPart(minihub);
-    await stop(minihub.child);
+    if (!ONLY_SEARCH) cpSync(dataDir, ingested, { recursive: true });
+    await withServer(
+      ['src/cli.ts', 'serve', '--port', '0', '--data', dataDir, '--quiet'],
+      async (minihub) => {
+        // Every part measures a complete index: one search waits for its build, which starts with the server.
+        log(`  search index complete ${fmt(await waitForIndex(minihub))} ms after the server's banner`);
+        await searchPart(minihub);
+      },
+      profile,
+    );
     if (!ONLY_SEARCH) await readsAndWrites(ingested, work, profile);
     if (!ONLY_SEARCH) {
       // The same files through DataHub's REST protocol, into a fresh data directory.
@@ -359,7 +377,7 @@ function printReport(): void {
     '|---|---|---|---|---|---|---|',
     ...rows.map((row) => `| ${row.join(' | ')} |`),
   ].join('\n');
-  const text = `# Benchmark results\n\nMeasured by \`npm run bench\` on ${date}, ${machine}; servers pinned to core 0, the load generator (${GENERATOR}, ${CONNECTIONS} connections; search: autocannon, which reads the answers, ${SEARCH_CONNECTIONS} connections; ${DURATION} s x ${ROUNDS} rounds per side, alternating) to core 1, after a ${WARMUP} s unmeasured warm-up of each side; the search part, the reads with the mixed load, and each write row have a minihub of their own, started on a copy of the ingested data directory (a write row whose log was compacted during its rounds says so); start-up runs alone, on every core, and its memory settles once the search index is complete (a first search answered). Search queries are words of a random bench dataset, filtered on its platform. Ratios are measured side by side in the same run. "server CPU" is the server's CPU time over the load's wall time: near 100% the server was the limit, well below it the load generator or the machine was (then the ratio flatters minihub, and a reference under 95% says so).\n\n${table}\n`;
+  const text = `# Benchmark results\n\nMeasured by \`npm run bench\` on ${date}, ${machine}; servers pinned to core 0, the load generator (${GENERATOR}, ${CONNECTIONS} connections; search: autocannon, which reads the answers, ${SEARCH_CONNECTIONS} connections; ${DURATION} s x ${ROUNDS} rounds per side, alternating) to core 1, after a ${WARMUP} s unmeasured warm-up of each side; the reads with the mixed load and each write row have a minihub of their own, started on a copy of the data directory as ingested (a write row whose log was compacted during its rounds says so); start-up runs alone, on every core, and its memory settles once the search index is complete (a first search answered). Search queries are words of a random bench dataset, filtered on its platform. Ratios are measured side by side in the same run. "server CPU" is the server's CPU time over the load's wall time: near 100% the server was the limit, well below it the load generator or the machine was (then the ratio flatters minihub, and a reference under 95% says so).\n\n${table}\n`;
   // A partial run never replaces the whole table.
   if (!QUICK && !ONLY_SEARCH) writeFileSync(join(ROOT, 'test/bench/RESULTS.md'), text);
   console.log(`\n${table}\n`);
