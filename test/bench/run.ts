@@ -10,22 +10,9 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { datasetUrn, writeCatalogueFiles, writeLog } from './catalogue.ts';
-import { COLUMNS, mixedBody, READ, randomRead as benchRead, randomWrite as benchWrite } from './bodies.ts';
-import { compare, cpuOf, latencies, referenceCell } from './compare.ts';
-import {
-  fmt,
-  generatorOf,
-  graphql,
-  log,
-  pin,
-  ROOT,
-  runSampled,
-  serve,
-  stop,
-  withServer,
-  type Served,
-} from './harness.ts';
+import { writeCatalogueFiles, writeLog } from './catalogue.ts';
+import { COLUMNS } from './bodies.ts';
+import { fmt, generatorOf, log, pin, ROOT, runSampled, serve, stop, withServer, type Served } from './harness.ts';
 import {
   SEARCH_CONNECTIONS,
   searchLoad,
@@ -35,7 +22,7 @@ import {
   type Report,
 } from './search-bench.ts';
 import { compactionUnderLoad, prepareEditLog } from './compaction-load.ts';
-import { withFreshServer, type FreshServer } from './fresh-server.ts';
+import { readsAndWrites } from './reads-writes.ts';
 import { restIngestRow } from './rest-ingest.ts';
 import { RUNNERS, startup } from './startup.ts';
 
@@ -75,132 +62,6 @@ const LOADS = { connections: CONNECTIONS, duration: DURATION, warmup: WARMUP, ro
 
 const report: Report = { rows: [], summary: [] };
 const { rows, summary } = report;
-
-const randomRead = () => benchRead(DATASETS);
-const randomWrite = () => benchWrite(DATASETS);
-
-/** minihub against the reference servers: random reads, the mixed load and durable writes. */
-async function readsAndWrites(ingested: string, work: string, profile: string[]): Promise<void> {
-  const responseFile = join(work, 'response.json');
-  await withFreshServer(ingested, work, 'reads', profile, async ({ served: minihub }) => {
-    await checkReads(minihub, responseFile);
-    // The bare server answers exactly the bytes minihub answers for one dataset.
-    await withServer(['test/bench/baselines.ts', 'bare', responseFile], async (bare) => {
-      const reads = await compare(LOADS, 'reads', bare, 'bare', minihub, 'minihub', randomRead, randomRead);
-      const readRatio = reads.b.rps / reads.a.rps;
-      rows.push([
-        'random reads',
-        `${fmt(reads.b.rps)} req/s`,
-        referenceCell(reads.a),
-        fmt(readRatio, 2),
-        latencies(reads),
-        cpuOf(reads),
-        '≥ 0.70, p99 ≤ 5 ms',
-      ]);
-      summary.push(
-        `reads: minihub ${fmt(reads.b.rps)} req/s, bare ${fmt(reads.a.rps)} req/s at ${fmt(reads.a.cpu * 100)}% of its core, ratio ${fmt(readRatio, 2)}, p99 ${fmt(reads.b.p99, 1)} ms, failures ${reads.b.failures}`,
-      );
-
-      const mixed95 = () => mixedBody(DATASETS);
-      const mixed = await compare(LOADS, 'mixed 95/5', bare, 'bare', minihub, 'minihub', randomRead, mixed95);
-      const mixedRatio = mixed.b.rps / mixed.a.rps;
-      rows.push([
-        'mixed 95% reads / 5% writes',
-        `${fmt(mixed.b.rps)} req/s`,
-        referenceCell(mixed.a, 'reads'),
-        fmt(mixedRatio, 2),
-        latencies(mixed),
-        cpuOf(mixed),
-        '≥ 0.40',
-      ]);
-      summary.push(
-        `mixed 95/5: minihub ${fmt(mixed.b.rps)} req/s, ratio to bare reads ${fmt(mixedRatio, 2)}, failures ${mixed.b.failures}`,
-      );
-    });
-  });
-
-  await withFreshServer(ingested, work, 'writes-fsync', profile, (minihub) =>
-    withServer(['test/bench/baselines.ts', 'fsync', responseFile, join(work, 'fsync.log')], async (fsync) => {
-      const writes = await compare(
-        LOADS,
-        'writes',
-        fsync,
-        'fsync per write',
-        minihub.served,
-        'minihub',
-        randomWrite,
-        randomWrite,
-        true,
-      );
-      const writeRatio = (writes.b.acknowledged ?? 0) / (writes.a.acknowledged ?? 1);
-      rows.push([
-        'durable writes, 32 writers',
-        `${fmt(writes.b.acknowledged ?? 0)} acknowledged/s${compactionNote(minihub)}`,
-        `${fmt(writes.a.acknowledged ?? 0)}/s (one fsync per write)`,
-        fmt(writeRatio, 1),
-        latencies(writes),
-        cpuOf(writes),
-        '(for scale)',
-      ]);
-      summary.push(
-        `writes: minihub ${fmt(writes.b.acknowledged ?? 0)} acknowledged/s, one fsync per write ${fmt(writes.a.acknowledged ?? 0)}/s, ratio ${fmt(writeRatio, 1)}`,
-      );
-    }),
-  );
-
-  // What durable writes cost here with no GraphQL at all: how much of the gap is minihub's own.
-  await withFreshServer(ingested, work, 'writes-group', profile, (minihub) =>
-    withServer(['test/bench/baselines.ts', 'group', responseFile, join(work, 'group.log')], async (group) => {
-      const floor = await compare(
-        LOADS,
-        'writes',
-        group,
-        'group commit, no GraphQL',
-        minihub.served,
-        'minihub',
-        randomWrite,
-        randomWrite,
-        true,
-      );
-      const floorRatio = (floor.b.acknowledged ?? 0) / (floor.a.acknowledged ?? 1);
-      rows.push([
-        'durable writes against group commit without GraphQL',
-        `${fmt(floor.b.acknowledged ?? 0)} acknowledged/s${compactionNote(minihub)}`,
-        `${fmt(floor.a.acknowledged ?? 0)}/s (the same batching, no GraphQL)`,
-        fmt(floorRatio, 2),
-        latencies(floor),
-        cpuOf(floor),
-        '≥ 0.65; ≥ 10,000/s where the reference does ≥ 15,000/s',
-      ]);
-      summary.push(
-        `writes: minihub ${fmt(floor.b.acknowledged ?? 0)} acknowledged/s, group commit without GraphQL ${fmt(floor.a.acknowledged ?? 0)}/s, ratio ${fmt(floorRatio, 2)}`,
-      );
-    }),
-  );
-}
-
-/** Checks that minihub answers reads of random datasets whole, and keeps one answer's bytes for the bare server. */
-async function checkReads(minihub: Served, responseFile: string): Promise<void> {
-  const sample = await fetch(`${minihub.url}/api/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${minihub.token}` },
-    body: JSON.stringify({ query: READ, variables: { urn: datasetUrn(42) } }),
-  });
-  const sampleBody = Buffer.from(await sample.arrayBuffer());
-  for (let i = 0; i < 50; i++) {
-    const index = Math.floor(Math.random() * DATASETS);
-    const body = JSON.stringify({ query: READ, variables: { urn: datasetUrn(index) } });
-    const reply = (await graphql(minihub, body)) as { data: { dataset: { schemaMetadata: { fields: unknown[] } } } };
-    if (reply.data.dataset.schemaMetadata.fields.length !== COLUMNS)
-      throw new Error(`dataset ${index} answered wrongly`);
-  }
-  writeFileSync(responseFile, sampleBody);
-}
-
-/** What a write row's minihub cell adds when the log was compacted during its rounds. */
-function compactionNote(server: FreshServer): string {
-  return server.compacted() ? ' (a compaction ran during the rounds)' : '';
-}
 
 /** The search part on the 10,000 datasets: loads at 8 connections, searches one at a time, then writes searched for at once. */
 async function searchPart(minihub: Served): Promise<void> {
@@ -344,7 +205,7 @@ async function main(): Promise<void> {
       },
       profile,
     );
-    if (!ONLY_SEARCH) await readsAndWrites(ingested, work, profile);
+    if (!ONLY_SEARCH) await readsAndWrites(ingested, work, profile, { loads: LOADS, datasets: DATASETS }, report);
     if (!ONLY_SEARCH) {
       // The same files through DataHub's REST protocol, into a fresh data directory.
       const rest = await restIngestRow(files, ingestMs, async () => {
