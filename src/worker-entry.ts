@@ -1,6 +1,6 @@
-// Where a worker thread's module is, as this process runs: from the TypeScript sources (tsx), a plain
-// `NAME-tsx.mjs` beside it that registers tsx first (tsx's --import hooks do not reach worker threads);
-// from the build, the compiled `NAME.js`. It starts no worker.
+// Whether this process runs minihub's TypeScript sources (tsx) or its build, and so where a worker thread's
+// module is: from the sources, a plain `NAME-tsx.mjs` beside it that registers tsx first (tsx's --import
+// hooks do not reach worker threads); from the build, the compiled `NAME.js`. It starts no worker.
 
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -8,12 +8,11 @@ import { join } from 'node:path';
 
 import { editFieldDescription } from '../src/resolvers/edits.ts';
 import { Store } from '../src/store/store.ts';
-import { logSeqs, risesStrictly } from './fixtures/log-file.ts';
+import { DATASET, describeRounds, ROOT_ACTOR as ROOT } from './fixtures/described-datasets.ts';
+import { logRecords, logSeqs, risesStrictly } from './fixtures/log-file.ts';
 import { tempDataDir } from './fixtures/server.ts';
 
 const LOG = 'catalogue.jsonl';
-const ROOT = 'urn:li:corpuser:datahub';
-const DATASET = (i: number) => `urn:li:dataset:(urn:li:dataPlatform:postgres,db.t${i},PROD)`;
 const COLUMN = (i: number) => ({
   fieldPath: `c${i}`,
   nativeDataType: 'text',
@@ -28,15 +27,7 @@ async function churnedDir(): Promise<string> {
   const dataDir = tempDataDir();
   const store = await Store.open({ dataDir, autoCompact: false });
   try {
-    for (let round = 0; round < 4; round++) {
-      await store.commit('seed', ROOT, () =>
-        Array.from({ length: 40 }, (_, i) => ({
-          urn: DATASET(i),
-          aspect: 'editableDatasetProperties',
-          value: { description: `round ${round} of ${i}` },
-        })),
-      );
-    }
+    await describeRounds(store, 4, 40);
     await store.commit('schema', ROOT, () => [
       { urn: DATASET(1), aspect: 'schemaMetadata', value: { fields: [COLUMN(0), COLUMN(1)] } },
     ]);
@@ -58,14 +49,10 @@ async function churnedDir(): Promise<string> {
 
 /** The log's records, with the time a compaction stamps on its state records left out. */
 function records(dataDir: string): unknown[] {
-  return readFileSync(join(dataDir, LOG), 'utf8')
-    .trimEnd()
-    .split('\n')
-    .map((line) => {
-      const record = JSON.parse(line) as { op: string; time?: number };
-      if (record.op === 'compact') delete record.time;
-      return record;
-    });
+  return logRecords<{ op: string; time?: number }>(dataDir).map((record) => {
+    if (record.op === 'compact') delete record.time;
+    return record;
+  });
 }
 
 async function compactIn(dataDir: string, compactOffThreadBytes: number): Promise<unknown> {

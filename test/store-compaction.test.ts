@@ -10,28 +10,19 @@ import { join } from 'node:path';
 import type { AspectChange } from '../src/store/catalogue.ts';
 import type { ByteRange } from '../src/store/log-fs.ts';
 import { Store } from '../src/store/store.ts';
+import { DATASET, describeRounds, ROOT_ACTOR as ROOT } from './fixtures/described-datasets.ts';
 import { FaultyFileSystem } from './fixtures/faulty-fs.ts';
 import { logSeqs, risesStrictly } from './fixtures/log-file.ts';
 import { tempDataDir } from './fixtures/server.ts';
 
 const LOG = 'catalogue.jsonl';
-const ROOT = 'urn:li:corpuser:datahub';
-const DATASET = (i: number) => `urn:li:dataset:(urn:li:dataPlatform:postgres,db.t${i},PROD)`;
 
 const during = suite('compaction during commits');
 
 /** A store whose log holds 60 datasets, each described 5 times (history), in small compaction chunks. */
 async function churned(dataDir: string): Promise<Store> {
   const store = await Store.open({ dataDir, autoCompact: false, maxChunkBytes: 256 });
-  for (let round = 0; round < 5; round++) {
-    await store.commit('seed', ROOT, () =>
-      Array.from({ length: 60 }, (_, i) => ({
-        urn: DATASET(i),
-        aspect: 'editableDatasetProperties',
-        value: { description: `round ${round} of ${i}` },
-      })),
-    );
-  }
+  await describeRounds(store, 5, 60);
   return store;
 }
 

@@ -14,6 +14,7 @@ import {
   parsePort,
   refuseTogether,
 } from './options.ts';
+import { runsFromSources } from '../worker-entry.ts';
 import { describeReport, plural } from './report.ts';
 
 export async function serve(args: string[], io: CliIo): Promise<number | 'running'> {
@@ -73,7 +74,7 @@ const SLOW_START_MS = 1000;
 
 // How this user runs minihub again: the sources run through tsx in a checkout, the compiled dist/ of an
 // installed package through its bin, and a hint naming the other would not work where it is read.
-const SELF = import.meta.url.endsWith('.ts') ? 'npx tsx src/cli.ts' : 'npx minihub';
+const SELF = runsFromSources(import.meta.url) ? 'npx tsx src/cli.ts' : 'npx minihub';
 
 /** Where a token outliving this server comes from: the data directory's own key, so never a memory catalogue. */
 function lastingTokensHint(dataDir: string | null): string {
