@@ -13,7 +13,7 @@ import type { JsonValue } from '../src/aspects/json.ts';
 import { Store } from '../src/store/store.ts';
 import { SEED_MARKER_FILE } from '../src/seeding.ts';
 import { datasetUrn, writeCatalogueFiles } from './bench/catalogue.ts';
-import { ROOT, spawnServe } from './fixtures/cli.ts';
+import { CLI, ROOT, spawnServe } from './fixtures/cli.ts';
 import { FaultyFileSystem, type Operation } from './fixtures/faulty-fs.ts';
 import { SAMPLE, tempDataDir } from './fixtures/server.ts';
 
@@ -153,9 +153,6 @@ library.run();
 
 const killed = suite('serve --seed killed with SIGKILL at a random moment');
 
-// `npm test` names a compiled CLI; run alone, the test spawns the sources through tsx.
-const CLI =
-  process.env.MINIHUB_TEST_CLI === undefined ? ['--import', 'tsx', 'src/cli.ts'] : [process.env.MINIHUB_TEST_CLI];
 const DATASETS = 6000;
 
 killed('the next start with the same seed completes it; one without it refuses in one line', async () => {
