@@ -28,7 +28,7 @@ register('data:text/javascript,' + encodeURIComponent(\`
 \`));
 `;
 
-// graphql-js, the HTTP layer (src/http, also as the bundled build's files hold it) and node:http.
+// graphql-js, the HTTP layer (src/http; both also as the bundled build's files hold them) and node:http.
 const SERVER_MODULES = /\/node_modules\/graphql\/|\/(src|dist)\/http\/|^node:https?$/;
 // A command's own module: serve.ts or a *-command.ts (.js in the build).
 const COMMAND_MODULE = /\/cli\/(serve|[a-z]+-command)\.(ts|js)$/;
@@ -59,8 +59,9 @@ async function runLogged(args: string[]): Promise<CliResult & { modules: string[
 }
 
 /**
- * The sources a file of the bundled build holds, as URLs beside dist/ (`file:///.../src/http/routes.ts`),
- * read from the `// src/...` line esbuild writes before each module's code: loading the file runs them.
+ * The modules a file of the bundled build holds, as URLs beside dist/ (`file:///.../src/http/routes.ts`,
+ * `file:///.../node_modules/graphql/language/parser.mjs`), read from the `// src/...` or `// node_modules/...`
+ * line esbuild writes before each module's code: loading the file runs them.
  */
 function bundledSources(url: string): string[] {
   const bundle = /^(file:\/\/.*\/)dist\/[^/]+\.js$/.exec(url);
@@ -68,7 +69,9 @@ function bundledSources(url: string): string[] {
   let sources = bundleContents.get(url);
   if (sources === undefined) {
     const text = readFileSync(fileURLToPath(url), 'utf8');
-    sources = [...text.matchAll(/^\/\/ (src\/\S+\.ts)$/gm)].map((match) => `${bundle[1]}${match[1]}`);
+    sources = [...text.matchAll(/^\/\/ ((?:src|node_modules)\/\S+\.m?[jt]s)$/gm)].map(
+      (match) => `${bundle[1]}${match[1]}`,
+    );
     bundleContents.set(url, sources);
   }
   return sources;
