@@ -51,6 +51,12 @@ pack('runs the minihub command under plain node: --version and --help', async ({
   assert.match(help.stdout, /Usage: minihub serve/);
 });
 
+pack('ships the license of graphql-js, whose code its build bundles', ({ project }) => {
+  const license = readFileSync(join(project, 'node_modules', 'minihub', 'dist', 'LICENSE-graphql-js.txt'), 'utf8');
+  assert.match(license, /^MIT License/);
+  assert.match(license, /GraphQL Contributors/);
+});
+
 pack('serves from the installed package, GraphiQL assets included', async ({ project }) => {
   const child = spawn(
     join(project, 'node_modules', '.bin', 'minihub'),
