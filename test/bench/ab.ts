@@ -5,8 +5,10 @@
 // answer and the ratio to the reference. Not part of `npm run bench`; for measuring changes.
 // `--gc` also prints each minihub round's scavenges (its server runs with --trace-gc-nvp; see scavenges.ts).
 // `--reads --copies N` adds a second bare server that sends a random one of N copies of the answer.
-// Usage: tsx test/bench/ab.ts [--reads [--copies N]] [--base DIR] [--datasets 10000] [--duration 5] [--rounds 3]
-//        [--cpu-prof DIR] [--gc]
+// `--base-node-flag F` (repeatable) starts the base's server with node flag F too, after the bench's own, so
+// `--base . --base-node-flag=--max-semi-space-size=64` measures a flag on the same code.
+// Usage: tsx test/bench/ab.ts [--reads [--copies N]] [--base DIR [--base-node-flag F]] [--datasets 10000]
+//        [--duration 5] [--rounds 3] [--cpu-prof DIR] [--gc]
 
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,6 +25,7 @@ import { waitForIndex } from './search-bench.ts';
 const { values } = parseArgs({
   options: {
     base: { type: 'string' },
+    'base-node-flag': { type: 'string', multiple: true },
     datasets: { type: 'string', default: '10000' },
     duration: { type: 'string', default: '5' },
     rounds: { type: 'string', default: '3' },
@@ -59,19 +62,19 @@ try {
     stdio: 'ignore',
   });
   const profile = values['cpu-prof'] === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']];
-  const minihub = async (name: string, root: string): Promise<void> => {
+  const minihub = async (name: string, root: string, nodeFlags: string[] = []): Promise<void> => {
     const dir = join(work, name);
     cpSync(data, dir, { recursive: true });
     const server = await serve(
       [join(root, 'src/cli.ts'), 'serve', '--port', '0', '--data', dir, '--quiet'],
-      GC ? [...profile, '--trace-gc-nvp'] : profile,
+      [...nodeFlags, ...profile, ...(GC ? ['--trace-gc-nvp'] : [])],
     );
     sides.push({ name, server, runs: [], ...(GC ? { scavenges: watchScavenges(server.child) } : {}) });
     // As the bench: the search index, built after start, is complete before anything is measured.
     await waitForIndex(server);
   };
   await minihub('minihub', ROOT);
-  if (values.base !== undefined) await minihub('minihub (base)', values.base);
+  if (values.base !== undefined) await minihub('minihub (base)', values.base, values['base-node-flag']);
   // The bare server answers exactly the bytes minihub answers for one dataset.
   const response = join(work, 'response.json');
   const sample = await fetch(`${sides[0]?.server.url}/api/graphql`, {
