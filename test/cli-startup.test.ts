@@ -28,10 +28,11 @@ register('data:text/javascript,' + encodeURIComponent(\`
 \`));
 `;
 
-// graphql-js, the HTTP layer (src/http; both also as the bundled build's files hold them) and node:http.
-const SERVER_MODULES = /\/node_modules\/graphql\/|\/(src|dist)\/http\/|^node:https?$/;
-// A command's own module: serve.ts or a *-command.ts (.js in the build).
-const COMMAND_MODULE = /\/cli\/(serve|[a-z]+-command)\.(ts|js)$/;
+// graphql-js, the HTTP layer (src/http) and node:http. A file of the bundled build counts as the modules it
+// holds, named as in the sources (bundledSources), so one pattern serves the sources and the build.
+const SERVER_MODULES = /\/node_modules\/graphql\/|\/src\/http\/|^node:https?$/;
+// A command's own module: src/cli/serve.ts or a src/cli/*-command.ts.
+const COMMAND_MODULE = /\/src\/cli\/(serve|[a-z]+-command)\.ts$/;
 
 const startup = suite('minihub startup');
 let dir = '';
@@ -96,7 +97,7 @@ startup('the log sees what serve loads: graphql-js and the HTTP layer', async ()
     'graphql-js is seen',
   );
   assert.ok(
-    serve.modules.some((url) => /\/(src|dist)\/http\//.test(url)),
+    serve.modules.some((url) => /\/src\/http\//.test(url)),
     'the HTTP layer is seen',
   );
   assert.ok(
@@ -149,7 +150,7 @@ startup('token, user, ingest, export and compact never load graphql-js or the HT
   for (const [command, run] of Object.entries(byCommand)) {
     assert.is(run.code, 0, `${command}: ${run.stderr}`);
     assert.ok(
-      run.modules.some((url) => url.includes(`/cli/${command}-command.`)),
+      run.modules.some((url) => url.endsWith(`/src/cli/${command}-command.ts`)),
       `${command}'s own module is in the log`,
     );
     assertNoneLoaded(run, SERVER_MODULES, command);

@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 import { Store } from '../src/store/store.ts';
-import { ROOT, spawnServe } from './fixtures/cli.ts';
+import { CLI_SCRIPT, ROOT, spawnServe } from './fixtures/cli.ts';
 import { crashRound } from './fixtures/crash-loop.ts';
 import { SAMPLE, tempDataDir } from './fixtures/server.ts';
 
@@ -52,8 +52,7 @@ restart(
     // What matters is tsx's layout, not what it compiles: it runs the build `npm test` made, the sources
     // only when this file runs alone (compiling them costs about 1 CPU-s more).
     const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
-    const script = process.env.MINIHUB_TEST_CLI ?? 'src/cli.ts';
-    const parent = spawn(process.execPath, [tsxCli, script, 'serve', '--port', '0', '--data', dataDir, '--quiet'], {
+    const parent = spawn(process.execPath, [tsxCli, CLI_SCRIPT, 'serve', '--port', '0', '--data', dataDir, '--quiet'], {
       cwd: ROOT,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],

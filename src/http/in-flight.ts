@@ -10,14 +10,10 @@ export class InFlight {
   #open = 0;
   readonly #waiters = new Set<() => void>();
   // One listener for every response, not a closure and once's wrapper per response: 'close' comes once.
-  readonly #closed: () => void;
-
-  constructor() {
-    this.#closed = () => {
-      this.#open -= 1;
-      if (this.#open === 0) for (const waiter of [...this.#waiters]) waiter();
-    };
-  }
+  readonly #closed = (): void => {
+    this.#open -= 1;
+    if (this.#open === 0) for (const waiter of [...this.#waiters]) waiter();
+  };
 
   track(res: ServerResponse): void {
     this.#open += 1;

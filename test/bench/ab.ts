@@ -11,15 +11,16 @@
 //        [--duration 5] [--rounds 3] [--cpu-prof DIR] [--gc]
 
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { datasetUrn, writeCatalogueFiles } from './catalogue.ts';
-import { COLUMNS, READ, randomRead as benchRead, randomWrite as benchWrite } from './bodies.ts';
+import { writeCatalogueFiles } from './catalogue.ts';
+import { COLUMNS, randomRead as benchRead, randomWrite as benchWrite } from './bodies.ts';
 import { cpuSeconds, fmt, load, log, pin, ROOT, serve, stop, type Served } from './harness.ts';
 import { describeScavenges, watchScavenges } from './scavenges.ts';
+import { writeSampleAnswer } from './reads-writes.ts';
 import { waitForIndex } from './search-bench.ts';
 
 const { values } = parseArgs({
@@ -75,14 +76,8 @@ try {
   };
   await minihub('minihub', ROOT);
   if (values.base !== undefined) await minihub('minihub (base)', values.base, values['base-node-flag']);
-  // The bare server answers exactly the bytes minihub answers for one dataset.
   const response = join(work, 'response.json');
-  const sample = await fetch(`${sides[0]?.server.url}/api/graphql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${sides[0]?.server.token}` },
-    body: JSON.stringify({ query: READ, variables: { urn: datasetUrn(42) } }),
-  });
-  writeFileSync(response, Buffer.from(await sample.arrayBuffer()));
+  await writeSampleAnswer((sides[0] as Side).server, response);
   const reference = READS
     ? { name: 'bare', server: await serve(['test/bench/baselines.ts', 'bare', response], profile), runs: [] }
     : {

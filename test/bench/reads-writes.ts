@@ -154,14 +154,21 @@ async function writeRow(
   );
 }
 
-/** Checks that minihub answers reads of random datasets whole, and keeps one answer's bytes for the bare server. */
-async function checkReads(minihub: Served, responseFile: string, datasets: number): Promise<void> {
+/**
+ * Writes to `responseFile` the bytes minihub answers for one dataset's read: what the bare server sends
+ * back, so both send exactly the same answer.
+ */
+export async function writeSampleAnswer(minihub: Served, responseFile: string): Promise<void> {
   const sample = await fetch(`${minihub.url}/api/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${minihub.token}` },
     body: JSON.stringify({ query: READ, variables: { urn: datasetUrn(42) } }),
   });
-  const sampleBody = Buffer.from(await sample.arrayBuffer());
+  writeFileSync(responseFile, Buffer.from(await sample.arrayBuffer()));
+}
+
+/** Checks that minihub answers reads of random datasets whole, and keeps one answer's bytes for the bare server. */
+async function checkReads(minihub: Served, responseFile: string, datasets: number): Promise<void> {
   for (let i = 0; i < 50; i++) {
     const index = Math.floor(Math.random() * datasets);
     const body = JSON.stringify({ query: READ, variables: { urn: datasetUrn(index) } });
@@ -169,7 +176,7 @@ async function checkReads(minihub: Served, responseFile: string, datasets: numbe
     if (reply.data.dataset.schemaMetadata.fields.length !== COLUMNS)
       throw new Error(`dataset ${index} answered wrongly`);
   }
-  writeFileSync(responseFile, sampleBody);
+  await writeSampleAnswer(minihub, responseFile);
 }
 
 /** What a write row's minihub cell adds when the log was compacted during its rounds. */
