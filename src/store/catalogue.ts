@@ -6,6 +6,7 @@ import type { JsonValue } from '../aspects/json.ts';
 import type { AspectChange } from './log-record.ts';
 import { ContainerIndex } from './container-index.ts';
 import { putAspect, urnsOfType } from './entity-aspects.ts';
+import { withSharedLeaves } from './shared-leaves.ts';
 
 // Defined with the log's record format; re-exported because every reader of the catalogue meets it here.
 export type { AspectChange } from './log-record.ts';
@@ -208,9 +209,9 @@ function logBytes(urn: string, aspects: ReadonlyMap<string, StoredValue>): numbe
   return bytes;
 }
 
-/** Asks a lazy value once and stores the answer in its place. */
+/** Asks a lazy value once and stores the answer in its place, its small leaves shared (shared-leaves.ts). */
 function built(aspects: Map<string, StoredValue>, urn: string, aspect: string, value: LazyValue): JsonValue {
-  const answer = value.get(urn, aspect);
+  const answer = withSharedLeaves(value.get(urn, aspect));
   aspects.set(aspect, answer);
   return answer;
 }
