@@ -4,6 +4,7 @@
 import { badRequest, shown } from '../errors.ts';
 import type { AspectChange, AspectReader } from '../store/catalogue.ts';
 import { ColumnEditChange } from '../store/column-edit.ts';
+import { entryIndex } from '../store/field-positions.ts';
 import { COLUMN_EDIT_ASPECT } from '../store/log-record.ts';
 import { isJsonObject, type JsonObject } from '../aspects/json.ts';
 import { aspectObject, objects } from '../aspects/read.ts';
@@ -105,16 +106,18 @@ export function requireField(reader: AspectReader, urn: string, fieldPath: strin
   const field = fieldPath === null ? 'null' : shown(fieldPath);
   const schema = aspectObject(reader, urn, 'schemaMetadata');
   if (schema === null) throw badRequest(`Failed to update ${urn} & field ${field}. ${urn} has no schema.`);
-  // A plain loop over the stored array, not objects(): this runs on every column edit, so it copies nothing.
-  if (fieldPath === null || !hasEntry(schema, 'fields', fieldPath)) {
+  if (fieldPath === null || !hasField(schema, fieldPath)) {
     throw badRequest(`Failed to update ${urn} & field ${field}. Field ${field} does not exist in the datasets schema.`);
   }
 }
 
-/** Whether the array `key` of `object` holds an object whose fieldPath is `fieldPath`. */
-function hasEntry(object: JsonObject, key: string, fieldPath: string): boolean {
-  const list = object[key];
+/** Whether the schema's fields hold an object whose fieldPath is `fieldPath`. */
+function hasField(schema: JsonObject, fieldPath: string): boolean {
+  const list = schema.fields;
   if (!Array.isArray(list)) return false;
+  // This runs on every column edit: the list's remembered positions, else a plain loop that copies nothing.
+  const index = entryIndex(list, fieldPath);
+  if (index !== undefined) return index >= 0;
   for (const entry of list) if (isJsonObject(entry) && entry.fieldPath === fieldPath) return true;
   return false;
 }

@@ -3,6 +3,7 @@
 // apply to the aspect as it stands at that point of the log. Pure: no store, no files.
 
 import { isJsonObject, type JsonObject, type JsonValue } from '../aspects/json.ts';
+import { carryPositions, entryIndex } from './field-positions.ts';
 import {
   COLUMN_EDIT_ASPECT,
   isColumnEdit,
@@ -23,6 +24,14 @@ export function withColumnDescription(
 ): JsonObject {
   const previous = isJsonObject(before) ? before : {};
   const list = previous.editableSchemaFieldInfo;
+  // Where the list's positions are known, one entry is read and the list copied as it is.
+  const index = Array.isArray(list) ? entryIndex(list, fieldPath) : undefined;
+  if (index !== undefined && Array.isArray(list)) {
+    const updated = index === -1 ? [...list, { fieldPath, description }] : list.slice();
+    if (index !== -1) updated[index] = { ...(list[index] as JsonObject), description };
+    carryPositions(list, updated, index === -1 ? list.length : index);
+    return { ...previous, editableSchemaFieldInfo: updated };
+  }
   // One pass over the entries (each a cache miss on a large catalogue): entries that are not objects are
   // dropped, the first of the column's gets the description.
   const updated: JsonObject[] = [];
