@@ -4,6 +4,7 @@
 
 import type { DocumentNode } from 'graphql';
 
+import type { DirectMutation } from './direct-mutation.ts';
 import type { FastVariables } from './fast-variables.ts';
 import { Lru } from './lru.ts';
 
@@ -30,6 +31,8 @@ export interface OperationFacts {
   rootField: string | null;
   /** For a mutation, its variables plan once made (null: none possible; undefined: not made yet). */
   fast: FastVariables | null | undefined;
+  /** For a planned mutation, whether it runs without graphql-js's execute (direct-mutation.ts), once known. */
+  direct: DirectMutation | null | undefined;
 }
 
 export class DocumentCache {

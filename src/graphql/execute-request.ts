@@ -24,6 +24,7 @@ import type { JsonObject } from '../aspects/json.ts';
 import { searchIndexOf } from '../search/search-index.ts';
 import { costRule } from './cost-rule.ts';
 import { DocumentCache, type OperationFacts } from './document-cache.ts';
+import { directMutation, settledRoot } from './direct-mutation.ts';
 import { fastVariables, withPassThrough, type FastVariables } from './fast-variables.ts';
 import { formatError, type ErrorEntry, type ErrorPhase } from './format-error.ts';
 import { minihubSchema } from './schema.ts';
@@ -140,6 +141,7 @@ export class GraphQLExecutor<Recorder extends AspectReader = AspectReader, Seen 
         watched: this.#watch?.watches(document, params.operationName) ?? false,
         rootField: firstRootField(document, params.operationName),
         fast: undefined,
+        direct: undefined,
       };
       // Only names the document defines are remembered, so made-up names cannot grow the map.
       if (getOperationAST(document, params.operationName) !== null)
@@ -186,10 +188,22 @@ export class GraphQLExecutor<Recorder extends AspectReader = AspectReader, Seen 
     // A mutation's variables coerced by the operation's plan, when it takes them as they are (see fast-variables.ts).
     const plan = chosen?.operation === 'mutation' ? this.#variablesPlan(facts, document, chosen) : null;
     const coerced = plan?.coerce(params.variables) ?? null;
+    let root = rootValue;
+    if (plan !== null && coerced !== null && chosen !== null) {
+      // One field with a plain result is called directly; anything else is completed by graphql-js below.
+      facts.direct ??= directMutation(this.#schema, chosen, rootValue);
+      if (facts.direct !== null) {
+        const settled = await facts.direct.call(coerced, contextValue);
+        const data = facts.direct.data(settled);
+        if (data !== null)
+          return { response: { data, extensions: {} }, read: null, requestError: false, operation, notAQuery: null };
+        root = settledRoot(facts.direct.field, settled);
+      }
+    }
     const pending = execute({
       schema: coerced === null ? this.#schema : this.#passThrough(),
       document: coerced === null || plan === null ? document : plan.document,
-      rootValue,
+      rootValue: root,
       contextValue,
       variableValues: coerced ?? params.variables,
       operationName: params.operationName,
