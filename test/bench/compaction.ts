@@ -9,7 +9,7 @@
 //                                            --trace-gc lines to F (times from its start, as `started`)
 // Works on a copy of D's log for `live` and `cli`, so D can be measured again.
 
-import { rmSync, statSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -17,8 +17,9 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Session } from 'node:inspector/promises';
 
 import { Store } from '../../src/store/store.ts';
-import { compactionUnderLoad, copyOfLog, LOG, prepareEditLog, randomEdit } from './compaction-load.ts';
-import { fmt, log, quantile, runSampled as run } from './harness.ts';
+import { compactionUnderLoad, copyOfLog, prepareEditLog, randomEdit } from './compaction-load.ts';
+import { fmt, log, quantile } from './harness.ts';
+import { exportThenCompact } from './offline-commands.ts';
 import { RUNNERS } from './startup.ts';
 import { SLOW_COMMIT_MS, STALL_MS, watchStalls } from './stalls.ts';
 
@@ -113,22 +114,16 @@ async function live(): Promise<void> {
 }
 
 async function cli(): Promise<void> {
-  const runner = RUNNERS[values.runner as keyof typeof RUNNERS];
   const dataDir = copyOfLog(dir);
-  const out = join(dataDir, 'export.json');
   try {
-    const logMb = statSync(join(dataDir, LOG)).size / 2 ** 20;
-    const exported = await run([...runner, 'export', '--data', dataDir, '--out', out]);
-    const exportMb = statSync(out).size / 2 ** 20;
+    const run = await exportThenCompact(dataDir, RUNNERS[values.runner as keyof typeof RUNNERS]);
     log(
-      `export: log ${fmt(logMb, 1)} MiB → ${fmt(exportMb, 1)} MiB in ${fmt(exported.ms)} ms, ` +
-        `peak RSS ${fmt(exported.peakMb)} MB = ${fmt(exported.peakMb / logMb, 2)}x the log`,
+      `export: log ${fmt(run.logMib, 1)} MiB → ${fmt(run.exportMib, 1)} MiB in ${fmt(run.exportMs)} ms, ` +
+        `peak RSS ${fmt(run.exportPeakMb)} MB = ${fmt(run.exportPeakMb / run.logMib, 2)}x the log`,
     );
-    const compacted = await run([...runner, 'compact', '--data', dataDir]);
-    const compactMb = statSync(join(dataDir, LOG)).size / 2 ** 20;
     log(
-      `compact: ${fmt(logMb, 1)} → ${fmt(compactMb, 1)} MiB (${fmt(compactMb / exportMb, 2)}x the export) in ` +
-        `${fmt(compacted.ms)} ms, peak RSS ${fmt(compacted.peakMb)} MB = ${fmt(compacted.peakMb / logMb, 2)}x the log`,
+      `compact: ${fmt(run.logMib, 1)} → ${fmt(run.compactMib, 1)} MiB (${fmt(run.compactMib / run.exportMib, 2)}x the export) in ` +
+        `${fmt(run.compactMs)} ms, peak RSS ${fmt(run.compactPeakMb)} MB = ${fmt(run.compactPeakMb / run.logMib, 2)}x the log`,
     );
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

@@ -25,6 +25,7 @@ import { compactionUnderLoad, prepareEditLog } from './compaction-load.ts';
 import { readsAndWrites } from './reads-writes.ts';
 import { restIngestRow } from './rest-ingest.ts';
 import { RUNNERS, startup } from './startup.ts';
+import { exportThenCompact, type OfflineCommands } from './offline-commands.ts';
 
 const { values: options } = parseArgs({
   options: {
@@ -170,6 +171,35 @@ async function startupPart(work: string): Promise<void> {
       `search 100k x 20 (${runner}): index complete ${fmt(big.indexMs)} ms after start, p50 ${fmt(search.p50, 1)} ms, p99 ${fmt(search.p99, 1)} ms, median hits ${fmt(search.hits)}, RSS ${fmt(big.settledMb)} MB`,
     );
   }
+  if (!ONLY_SEARCH) offlineCommandsRows(await exportThenCompact(bigDir, RUNNERS.build));
+}
+
+/** The rows of `minihub export` and `minihub compact` of the 100,000 x 20 log, run one after the other. */
+function offlineCommandsRows(run: OfflineCommands): void {
+  const ofLog = (mb: number) => `peak RSS ${fmt(mb)} MB = ${fmt(mb / run.logMib, 2)}x the log`;
+  rows.push(
+    [
+      '`minihub export` of 100,000 datasets x 20 columns (build)',
+      `${fmt(run.exportMs / 1000, 1)} s`,
+      `${fmt(run.logMib)} MiB log → ${fmt(run.exportMib)} MiB of DataHub's file format`,
+      '',
+      ofLog(run.exportPeakMb),
+      '',
+      'peak RSS ≤ 2x the log',
+    ],
+    [
+      '`minihub compact` of the same log (build)',
+      `${fmt(run.compactMs / 1000, 1)} s`,
+      `${fmt(run.logMib)} → ${fmt(run.compactMib)} MiB = ${fmt(run.compactMib / run.exportMib, 2)}x its export`,
+      '',
+      ofLog(run.compactPeakMb),
+      '',
+      'peak RSS ≤ 2x the log; no larger than the export',
+    ],
+  );
+  summary.push(
+    `export 100k x 20: ${fmt(run.exportMs / 1000, 1)} s, ${ofLog(run.exportPeakMb)}; compact: ${fmt(run.logMib)} → ${fmt(run.compactMib)} MiB (${fmt(run.compactMib / run.exportMib, 2)}x the export), ${ofLog(run.compactPeakMb)}`,
+  );
 }
 
 async function main(): Promise<void> {
