@@ -95,23 +95,22 @@ export class CommitQueue {
       // 32 writers settle into two alternating half-batches, and a sync per batch costs CPU (see
       // test/bench/NOTES.md).
       const active = limit + this.#queue.length;
-      const lingerEnds = performance.now() + LINGER_MS;
-      await yieldToIo();
-      for (
-        let turn = 0;
-        turn < LINGER_TURNS &&
-        this.#queue.length < active &&
-        this.#jobs.length === 0 &&
-        !this.#closed &&
-        performance.now() < lingerEnds;
-        turn++
-      )
-        await yieldToIo();
+      await linger(() => this.#queue.length >= active || this.#jobs.length > 0 || this.#closed);
       while (this.#jobs[0]?.after === 0) await (this.#jobs.shift() as Job).run();
       if (limit > 0) this.#runner.afterBatch();
     }
     this.#flushing = null;
   }
+}
+
+/**
+ * What follows an answered batch: one turn of the event loop, then up to LINGER_TURNS more, for LINGER_MS at
+ * most, until `enough()`. Exported for the bench's group-commit reference, so that it batches as the store does.
+ */
+export async function linger(enough: () => boolean): Promise<void> {
+  const ends = performance.now() + LINGER_MS;
+  await yieldToIo();
+  for (let turn = 0; turn < LINGER_TURNS && !enough() && performance.now() < ends; turn++) await yieldToIo();
 }
 
 function yieldToIo(): Promise<void> {

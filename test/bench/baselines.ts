@@ -1,11 +1,14 @@
 // The reference servers the benchmark measures minihub against, run as child processes:
 // `bare` answers every POST with the same precomputed bytes (node:http's limit), `fsync` appends each
 // write to a file with one fsync per write (the durable-write baseline group commit must beat), and
-// `group` group-commits them with no GraphQL at all (what durable writes can cost on this machine).
+// `group` group-commits them with no GraphQL at all, batching as the store does (what durable writes can cost
+// on this machine).
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { appendFileSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
+
+import { linger } from '../../src/store/commit-queue.ts';
 
 const [mode, responseFile, logPath] = process.argv.slice(2);
 const WRITE_ANSWER = Buffer.from('{"data":{"updateDescription":true},"extensions":{}}');
@@ -67,7 +70,9 @@ if (mode === 'bare') {
       writeSync(file.fd, Buffer.concat(batch.map(({ line }) => line)));
       await file.datasync();
       for (const { res } of batch) answer(res, WRITE_ANSWER);
-      await new Promise((resolve) => setImmediate(resolve));
+      // The store's own linger: the writers just answered get the same few turns to join the next batch.
+      const active = batch.length + waiting.length;
+      await linger(() => waiting.length >= active);
     }
     syncing = false;
   };
