@@ -1,8 +1,9 @@
 // Short A/B runs of the bench's durable writes (32 writers; the reference: group commit without GraphQL)
 // or random reads (`--reads`; the reference: the bare server with minihub's answer bytes): minihub of this
 // checkout, optionally minihub of another checkout (`--base DIR`), and the reference (baselines.ts),
-// alternating, each minihub on a data directory of its own. Prints throughput, the server's CPU µs per
-// answer and the ratio to the reference. Not part of `npm run bench`; for measuring changes.
+// alternating (the servers after the reference in reverse order every other round), each minihub on a data
+// directory of its own. Prints throughput, the server's CPU µs per answer and the ratio to the reference.
+// Not part of `npm run bench`; for measuring changes.
 // `--gc` also prints each minihub round's scavenges (its server runs with --trace-gc-nvp; see scavenges.ts).
 // `--reads --copies N` adds a second bare server that sends a random one of N copies of the answer.
 // `--base-node-flag F` (repeatable) starts the base's server with node flag F too, after the bench's own, so
@@ -95,7 +96,10 @@ try {
   const options = { connections: Number(values.connections), countAcknowledged: !READS };
   for (const side of sides) await load(side.server, body, { ...options, duration: 3 });
   for (let round = 1; round <= Number(values.rounds); round++) {
-    for (const side of sides) {
+    // The servers after the reference swap places every round: of two minihubs with the same code, the one
+    // measured second read about 4% faster (test/bench/NOTES.md), so a fixed order would favour --base.
+    const order = round % 2 === 1 ? sides : [sides[0] as Side, ...sides.slice(1).reverse()];
+    for (const side of order) {
       const pid = side.server.child.pid as number;
       side.scavenges?.take();
       const before = cpuSeconds(pid);
