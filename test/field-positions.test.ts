@@ -23,19 +23,14 @@ function plainColumns(list: readonly JsonValue[]): boolean {
   return paths.every((path) => typeof path === 'string') && new Set(paths).size === paths.length;
 }
 
-/** withColumnDescription as it was before positions: one pass over every entry. */
+/** What a column edit makes of a list of plain column entries: the column's entry given the description, else one appended. */
 function walkedEdit(before: JsonObject, fieldPath: string, description: string): JsonObject {
-  const list = Array.isArray(before.editableSchemaFieldInfo) ? before.editableSchemaFieldInfo : [];
-  const updated: JsonObject[] = [];
-  let found = false;
-  for (const info of list) {
-    if (!isJsonObject(info)) continue;
-    if (!found && info.fieldPath === fieldPath) {
-      updated.push({ ...info, description });
-      found = true;
-    } else updated.push(info);
-  }
-  if (!found) updated.push({ fieldPath, description });
+  const list = (before.editableSchemaFieldInfo ?? []) as JsonObject[];
+  const at = walked(list, fieldPath);
+  const updated =
+    at === -1
+      ? [...list, { fieldPath, description }]
+      : list.map((entry, index) => (index === at ? { ...entry, description } : entry));
   return { ...before, editableSchemaFieldInfo: updated };
 }
 
