@@ -230,10 +230,7 @@ ingest('compacts a data directory from the command line, keeping its state', asy
   const result = await runCli(['compact', '--data', dataDir]);
   assert.is(result.code, 0, result.stderr);
   // The sample's ingest record carries tags and links, so it is kept as the one record of change history.
-  assert.match(
-    result.stdout,
-    /^compacted: \d+ → \d+ bytes, 18 records \(one per entity\), plus 1 of change history\n$/,
-  );
+  assert.match(result.stdout, /^compacted: \d+ → \d+ bytes, 18 entities in 1 record, plus 1 of change history\n$/);
   assert.match((await runCli(['user', 'list', '--data', dataDir])).stdout, /^bob\s+Editor/m);
 });
 

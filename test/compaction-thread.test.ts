@@ -100,7 +100,7 @@ thread('keeps the writes acknowledged while the worker reads, after the compacte
   const report = await compaction;
   const state = store.export();
   await store.close();
-  assert.is(report.records, 39, 'the state when it began: 40 datasets, one removed');
+  assert.is(report.entities, 39, 'the state when it began: 40 datasets, one removed');
   assert.ok(risesStrictly(logSeqs(dataDir)), 'numbers rise along the log');
   const reopened = await Store.open({ dataDir });
   try {

@@ -152,7 +152,7 @@ compaction('rewrites the log as the current state, smaller, with the same state 
   const store = await storeWithHistory(dataDir);
   const report = await store.compact();
   assert.ok(report.bytesAfter < report.bytesBefore / 4, JSON.stringify(report));
-  assert.is(report.records, 2);
+  assert.is(report.entities, 2);
   await store.commit('test', 'urn:li:corpuser:datahub', () => [
     { urn: 'urn:li:tag:later', aspect: 'tagProperties', value: { name: 'later' } },
   ]);
@@ -160,7 +160,11 @@ compaction('rewrites the log as the current state, smaller, with the same state 
   const reopened = await Store.open({ dataDir });
   assert.equal(reopened.catalogue.aspect('urn:li:tag:churn', 'tagProperties'), { name: 'version 19' });
   assert.equal(reopened.catalogue.aspect('urn:li:tag:later', 'tagProperties'), { name: 'later' });
-  assert.is(reopened.recordCount, 3);
+  assert.is(
+    reopened.recordCount,
+    report.historyRecords + report.records + 1,
+    'the compacted records and the one after',
+  );
   await reopened.close();
 });
 
@@ -178,7 +182,8 @@ compaction('rewrites a log of megabytes whole, and replays it the same (its long
   }
   const report = await store.compact();
   assert.ok(report.bytesAfter > 2 * 1024 * 1024, `more than one write's worth of bytes: ${report.bytesAfter}`);
-  assert.is(report.records, 1000);
+  assert.is(report.entities, 1000);
+  assert.ok(report.records > 1 && report.records < 1000, `entities joined into a few records: ${report.records}`);
   await store.close();
   const reopened = await Store.open({ dataDir });
   assert.is(reopened.catalogue.entityCount, 1000);

@@ -25,7 +25,7 @@ test('compaction, the two-thread replay and the search build each run on a worke
   assert.is(code, 0, stderr);
   assert.equal(JSON.parse(stdout.trim().split('\n').pop() as string), {
     fromSources: true,
-    compactedRecords: 20,
+    compactedEntities: 20,
     replayedInWorker: true,
     names: ['edited', 't19 2'],
     searchFound: ['doc:1'],

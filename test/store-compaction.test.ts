@@ -62,7 +62,7 @@ during('acknowledges writes while it runs, and keeps every one of them in order,
   }
   const report = await compaction;
   assert.ok(whileCompacting > 0, 'commits were acknowledged before the compaction ended');
-  assert.is(report.records, 60, 'the state as it was when the compaction began');
+  assert.is(report.entities, 60, 'the state as it was when the compaction began');
   assert.ok(report.historyRecords >= 5, `${report.historyRecords} history records`);
   const state = store.export();
   const urns = [...store.catalogue.urns()];

@@ -3,6 +3,7 @@
 import { MinihubError } from '../errors.ts';
 import { COMPACT_HELP } from './help.ts';
 import { dataDirOf, parse } from './options.ts';
+import { plural } from './report.ts';
 import type { CliIo } from './io.ts';
 import { compactOffline } from '../store/offline.ts';
 import { withLog } from './with-store.ts';
@@ -23,7 +24,7 @@ export async function compactCommand(args: string[], io: CliIo): Promise<number>
   const report = await withLog(io, dataDirOf(values.data, io.env), compactOffline);
   const history = report.historyRecords > 0 ? `, plus ${report.historyRecords} of change history` : '';
   io.stdout.write(
-    `compacted: ${report.bytesBefore} → ${report.bytesAfter} bytes, ${report.records} records (one per entity)${history}\n`,
+    `compacted: ${report.bytesBefore} → ${report.bytesAfter} bytes, ${plural(report.entities, 'entity', 'entities')} in ${plural(report.records, 'record')}${history}\n`,
   );
   return 0;
 }

@@ -6,6 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 
 import { ChunkedWriter } from './chunked-writer.ts';
 import { LogIndex } from './log-index.ts';
+import { lineOf } from './log-record.ts';
 import { nodeLogFileSystem } from './node-log-fs.ts';
 import { compactedLogRecords } from './offline.ts';
 import type { CompactedCounts } from './compaction.ts';
@@ -45,13 +46,14 @@ const index = await LogIndex.read(fs, path, end);
 // The store appends whole lines only, and never cuts back below where a compaction began.
 if (index.read.end !== end || index.read.tail.length > 0)
   throw new Error(`${path} no longer ends a line at byte ${end}: the log changed under the compaction`);
-const counts: CompactedCounts = { records: 0, history: 0 };
+const counts: CompactedCounts = { records: 0, entities: 0, history: 0 };
 const writer = new ChunkedWriter(post, maxChunkBytes);
-for await (const record of compactedLogRecords({ fs, path, index, end }, counts, () => false)) {
-  // The store numbers its commits from here on above lastSeq; a compacted record above it would collide.
-  if (record.seq > lastSeq)
+for await (const record of compactedLogRecords({ fs, path, index, end }, counts, () => false, maxChunkBytes)) {
+  // The store numbers its commits from here on above lastSeq; a compacted record above it would collide. The
+  // records are numbered by the counts, so the last number given is their sum.
+  if (counts.history + counts.records > lastSeq)
     throw new Error(`the compacted log needs more than the ${lastSeq} record numbers kept for it`);
-  await writer.add(JSON.stringify(record) + '\n');
+  await writer.add(lineOf(record) + '\n');
 }
 await writer.flush();
 port.postMessage({ done: counts, bytes } satisfies FromWorker);

@@ -5,10 +5,16 @@
 import type { JsonValue } from '../aspects/json.ts';
 import { MinihubError } from '../errors.ts';
 import type { Catalogue } from './catalogue.ts';
-import { SYSTEM_ACTOR, type AspectChange, type LogRecord } from './log-record.ts';
+import { MAX_CHUNK_BYTES } from './chunked-writer.ts';
+import { joinedLine, SYSTEM_ACTOR, type AspectChange, type LogRecord, type RecordOrLine } from './log-record.ts';
 
 // The longest stretch a compaction holds the event loop between two turns, in milliseconds (see test/bench/NOTES.md).
 const SLICE_MS = 5;
+
+// The state is written several entities to a line of at most this many bytes, or the writer's chunk if
+// smaller (an entity larger than that alone): one record per entity spent about 94 bytes of envelope on each,
+// and a compacted log whose every record was live came out larger than the log (see test/bench/NOTES.md).
+const STATE_LINE_BYTES = 64 * 1024;
 
 /** The catalogue as it stood when this was made, while commits keep changing the live one. */
 export class CatalogueSnapshot {
@@ -57,7 +63,10 @@ export class CatalogueSnapshot {
 
 /** Counts of what compactedRecords gave, once it is done. */
 export interface CompactedCounts {
+  /** State records (lines), each holding one entity or more. */
   records: number;
+  /** The entities those records hold. */
+  entities: number;
   history: number;
 }
 
@@ -66,16 +75,19 @@ type EntityValues =
   AsyncIterable<[string, ReadonlyMap<string, JsonValue>]> | Iterable<[string, ReadonlyMap<string, JsonValue>]>;
 
 /**
- * The compacted log's records: first `history` (records replay skips, see src/history/), then one record
- * per entity of `entities`, numbered from 1 (see log-record.ts for what follows them). Gives the event
- * loop back at least every SLICE_MS, and stops once `stopped()`.
+ * The compacted log's records: first `history` (records replay skips, see src/history/), then the state of
+ * `entities`, several to a record written out as its line, numbered from 1 (see log-record.ts for what follows
+ * them). Gives the event loop back at least every SLICE_MS, and stops once `stopped()`. `maxChunkBytes`: the
+ * chunks its lines are written in (chunked-writer.ts), which a line of several entities does not outgrow.
  */
 export async function* compactedRecords(
   history: Iterable<Omit<LogRecord, 'seq'>> | AsyncIterable<Omit<LogRecord, 'seq'>>,
   entities: EntityValues,
   counts: CompactedCounts,
   stopped: () => boolean,
-): AsyncGenerator<LogRecord> {
+  maxChunkBytes: number = MAX_CHUNK_BYTES,
+): AsyncGenerator<RecordOrLine> {
+  const lineBytes = Math.min(STATE_LINE_BYTES, maxChunkBytes);
   const time = Date.now();
   let sliceStart = performance.now();
   const breathe = async () => {
@@ -90,12 +102,28 @@ export async function* compactedRecords(
     yield { seq: counts.history + counts.records, ...record };
     await breathe();
   }
-  for await (const [urn, aspects] of entities) {
-    const changes = [...aspects].map(([aspect, value]) => ({ urn, aspect, value }));
+  // The changes of the entities gathered for the next line, each stringified once, as JSON.stringify(record) would.
+  let changes: string[] = [];
+  // The next line's bytes so far: its envelope, `]}` and its newline, and each entity's changes with a comma
+  // before all but the first.
+  let bytes = 0;
+  const envelope = () => ({ seq: counts.history + counts.records + 1, time, actor: SYSTEM_ACTOR, op: 'compact' });
+  const line = () => {
+    const text = joinedLine(envelope(), changes.join(','));
     counts.records++;
-    yield { seq: counts.history + counts.records, time, actor: SYSTEM_ACTOR, op: 'compact', changes };
+    changes = [];
+    return text;
+  };
+  for await (const [urn, aspects] of entities) {
+    const text = JSON.stringify([...aspects].map(([aspect, value]) => ({ urn, aspect, value }))).slice(1, -1);
+    const size = Buffer.byteLength(text);
+    if (changes.length > 0 && bytes + 1 + size > lineBytes) yield line();
+    bytes = (changes.length === 0 ? joinedLine(envelope(), '').length + 1 : bytes + 1) + size;
+    changes.push(text);
+    counts.entities++;
     await breathe();
   }
+  if (changes.length > 0) yield line();
 }
 
 /** What a failed compaction is told as; `switched`: the new log was renamed into place before the failure. */

@@ -8,7 +8,7 @@ import { dataDirectoryError, makeDataDirectory } from './data-dir.ts';
 import { acquireLock } from './lock.ts';
 import type { LogFile, LogFileSystem } from './log-fs.ts';
 import { BadLine, type ReadRecords } from './log-lines.ts';
-import type { LogRecord } from './log-record.ts';
+import type { LogRecord, RecordOrLine } from './log-record.ts';
 import { NewLog, writeAll, type LogRewrite } from './log-rewrite.ts';
 
 export const LOG_FILE = 'catalogue.jsonl';
@@ -278,7 +278,7 @@ export function writeFailure(error: unknown): MinihubError {
 /** Replaces the whole log with `records` when nothing else writes to it: a rewrite begun, written and finished. */
 export async function rewriteLog(
   log: LogStorage,
-  records: Iterable<LogRecord> | AsyncIterable<LogRecord>,
+  records: Iterable<RecordOrLine> | AsyncIterable<RecordOrLine>,
 ): Promise<void> {
   const rewrite = await log.beginRewrite();
   let size: number;

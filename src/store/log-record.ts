@@ -67,6 +67,22 @@ export interface LoggedRecord extends Omit<LogRecord, 'changes'> {
   changes: LoggedChange[];
 }
 
+/** A record, or the line JSON.stringify would write for one (compaction joins several entities' state so). */
+export type RecordOrLine = LogRecord | string;
+
+/** The log line of a record or of a line already written out (without its newline). */
+export function lineOf(record: RecordOrLine): string {
+  return typeof record === 'string' ? record : JSON.stringify(record);
+}
+
+/**
+ * The line JSON.stringify writes for the record `envelope` with the changes whose JSON texts, joined by commas,
+ * are `changes`: so a writer can join changes it stringified one by one without stringifying them again.
+ */
+export function joinedLine(envelope: Omit<LogRecord, 'changes' | 'history' | 'patches'>, changes: string): string {
+  return `${JSON.stringify({ ...envelope, changes: [] }).slice(0, -2)}${changes}]}`;
+}
+
 /** Whether a change read from the log is a column edit rather than a whole value. */
 export function isColumnEdit(change: LoggedChange): change is LoggedColumnEdit {
   return 'columnEdit' in change;

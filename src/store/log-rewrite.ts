@@ -4,7 +4,7 @@
 
 import { ChunkedWriter } from './chunked-writer.ts';
 import type { LogFile, LogFileSystem } from './log-fs.ts';
-import type { LogRecord } from './log-record.ts';
+import { lineOf, type RecordOrLine } from './log-record.ts';
 
 /**
  * The new log is synced each time this many bytes have been written to it since the last sync, so the
@@ -23,7 +23,7 @@ export interface OldLog {
 /** The steps of a rewrite, in order: write (any time), finish (between two commit batches), or abandon. */
 export interface LogRewrite {
   /** Writes `records` (read once, as written), then the lines appended to the old log so far. */
-  write(records: Iterable<LogRecord> | AsyncIterable<LogRecord>): Promise<void>;
+  write(records: Iterable<RecordOrLine> | AsyncIterable<RecordOrLine>): Promise<void>;
   /** As write(), with the records already written out as lines: chunks of whole lines, newlines included. */
   writeLines(chunks: AsyncIterable<Uint8Array>): Promise<void>;
   /**
@@ -63,9 +63,9 @@ export class NewLog implements LogRewrite {
     this.#writer = new ChunkedWriter((chunk) => this.#append(chunk), maxChunkBytes);
   }
 
-  async write(records: Iterable<LogRecord> | AsyncIterable<LogRecord>): Promise<void> {
+  async write(records: Iterable<RecordOrLine> | AsyncIterable<RecordOrLine>): Promise<void> {
     // Line by line into bounded chunks: a log larger than V8's string cap compacts like any other.
-    for await (const record of records) await this.#writer.add(JSON.stringify(record) + '\n');
+    for await (const record of records) await this.#writer.add(lineOf(record) + '\n');
     await this.#catchUp();
     // Commits go on meanwhile; finish() then syncs only the lines they append from here on.
     await this.#sync();

@@ -17,7 +17,7 @@ import {
   rewriteLog,
 } from './file-log.ts';
 import type { LogFileSystem } from './log-fs.ts';
-import type { LogRecord } from './log-record.ts';
+import type { RecordOrLine } from './log-record.ts';
 import { LogIndex } from './log-index.ts';
 import { nodeLogFileSystem } from './node-log-fs.ts';
 import type { CompactionReport } from './store-options.ts';
@@ -57,12 +57,18 @@ export async function compactOffline({ fs, dir, path, index, warn }: OfflineLog)
   const log = await openForAppend({ fs, dir, path, replayed, release: () => {}, warn });
   try {
     const bytesBefore = log.size;
-    const counts: CompactedCounts = { records: 0, history: 0 };
+    const counts: CompactedCounts = { records: 0, entities: 0, history: 0 };
     await rewriteLog(
       log,
       compactedLogRecords({ fs, path, index, end: bytesBefore }, counts, () => false),
     );
-    return { bytesBefore, bytesAfter: log.size, records: counts.records, historyRecords: counts.history };
+    return {
+      bytesBefore,
+      bytesAfter: log.size,
+      records: counts.records,
+      entities: counts.entities,
+      historyRecords: counts.history,
+    };
   } finally {
     await log.close();
   }
@@ -84,9 +90,10 @@ export async function* compactedLogRecords(
   { fs, path, index, end }: IndexedLog,
   counts: CompactedCounts,
   stopped: () => boolean,
-): AsyncGenerator<LogRecord> {
+  maxChunkBytes?: number,
+): AsyncGenerator<RecordOrLine> {
   // Read first, in one pass: which history values are the state's (see historyFields).
   const isStateValue = await stateDigests(index.values(isTracked));
   const history = historyRecords(fs.readChunks(path, { end }), isStateValue);
-  yield* compactedRecords(history, index.entities(), counts, stopped);
+  yield* compactedRecords(history, index.entities(), counts, stopped, maxChunkBytes);
 }

@@ -126,7 +126,7 @@ export class StoreCompaction {
       }
     });
     const { rewrite, bytesBefore } = begun;
-    const counts: CompactedCounts = { records: 0, history: 0 };
+    const counts: CompactedCounts = { records: 0, entities: 0, history: 0 };
     let carried = 0; // records committed during the compaction
     try {
       // Commits go on meanwhile: the new log gets the lines they append to the old one after the snapshot.
@@ -149,7 +149,13 @@ export class StoreCompaction {
       throw compactionFailure(log.location, error, switched);
     }
     this.#rewritten(counts.records + counts.history, carried);
-    return { bytesBefore, bytesAfter: log.size, records: counts.records, historyRecords: counts.history };
+    return {
+      bytesBefore,
+      bytesAfter: log.size,
+      records: counts.records,
+      entities: counts.entities,
+      historyRecords: counts.history,
+    };
   }
 
   /**
@@ -174,7 +180,9 @@ export class StoreCompaction {
     const isStateValue = stateValueTest((urn, aspect) => snapshot.value(urn, aspect));
     const kept = history === null ? [] : historyRecords(history, isStateValue);
     return (rewrite, counts) =>
-      rewrite.write(compactedRecords(kept, snapshot.entities(), counts, () => commits.closed));
+      rewrite.write(
+        compactedRecords(kept, snapshot.entities(), counts, () => commits.closed, this.#store.maxChunkBytes),
+      );
   }
 
   #rewritten(compacted: number, carried: number): void {

@@ -40,8 +40,10 @@ export type ChangeBuilder = (reader: AspectReader) => AspectChange[];
 export interface CompactionReport {
   bytesBefore: number;
   bytesAfter: number;
-  /** State records: one per entity. */
+  /** State records, several entities to a record. */
   records: number;
+  /** The entities they hold. */
+  entities: number;
   /** Records written before them that keep the change history (getTimeline); replay skips them. */
   historyRecords: number;
 }
