@@ -5,6 +5,7 @@
 import type { JsonValue } from '../aspects/json.ts';
 import { MinihubError } from '../errors.ts';
 import type { Catalogue } from './catalogue.ts';
+import type { CompactionReport } from './store-options.ts';
 import { MAX_CHUNK_BYTES } from './chunked-writer.ts';
 import { joinedLine, SYSTEM_ACTOR, type AspectChange, type LogRecord, type RecordOrLine } from './log-record.ts';
 
@@ -124,6 +125,17 @@ export async function* compactedRecords(
     await breathe();
   }
   if (changes.length > 0) yield line();
+}
+
+/** What a compaction that wrote `counts` and took the log from `bytesBefore` to `bytesAfter` reports. */
+export function compactionReport(bytesBefore: number, bytesAfter: number, counts: CompactedCounts): CompactionReport {
+  return {
+    bytesBefore,
+    bytesAfter,
+    records: counts.records,
+    entities: counts.entities,
+    historyRecords: counts.history,
+  };
 }
 
 /** What a failed compaction is told as; `switched`: the new log was renamed into place before the failure. */

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 
 import { isTracked } from '../history/change-events.ts';
 import { historyRecords, stateDigests } from '../history/log-access.ts';
-import { compactedRecords, type CompactedCounts } from './compaction.ts';
+import { compactedRecords, compactionReport, type CompactedCounts } from './compaction.ts';
 import {
   LOG_FILE,
   lockDataDirectory,
@@ -62,13 +62,7 @@ export async function compactOffline({ fs, dir, path, index, warn }: OfflineLog)
       log,
       compactedLogRecords({ fs, path, index, end: bytesBefore }, counts, () => false),
     );
-    return {
-      bytesBefore,
-      bytesAfter: log.size,
-      records: counts.records,
-      entities: counts.entities,
-      historyRecords: counts.history,
-    };
+    return compactionReport(bytesBefore, log.size, counts);
   } finally {
     await log.close();
   }

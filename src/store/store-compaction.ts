@@ -5,7 +5,13 @@
 
 import type { Catalogue, AspectChange } from './catalogue.ts';
 import type { CommitQueue } from './commit-queue.ts';
-import { CatalogueSnapshot, compactedRecords, compactionFailure, type CompactedCounts } from './compaction.ts';
+import {
+  CatalogueSnapshot,
+  compactedRecords,
+  compactionFailure,
+  compactionReport,
+  type CompactedCounts,
+} from './compaction.ts';
 import { compactedLinesInWorker, type CancelCompaction } from './compaction-thread.ts';
 import { CompactedButBroken, type LogStorage } from './file-log.ts';
 import type { LogRewrite } from './log-rewrite.ts';
@@ -149,13 +155,7 @@ export class StoreCompaction {
       throw compactionFailure(log.location, error, switched);
     }
     this.#rewritten(counts.records + counts.history, carried);
-    return {
-      bytesBefore,
-      bytesAfter: log.size,
-      records: counts.records,
-      entities: counts.entities,
-      historyRecords: counts.history,
-    };
+    return compactionReport(bytesBefore, log.size, counts);
   }
 
   /**
