@@ -4,9 +4,9 @@
 import { badRequest, shown } from '../errors.ts';
 import type { AspectChange, AspectReader } from '../store/catalogue.ts';
 import { ColumnEditChange } from '../store/column-edit.ts';
-import { entryIndex } from '../store/field-positions.ts';
+import { hasEntry } from '../store/field-positions.ts';
 import { COLUMN_EDIT_ASPECT } from '../store/log-record.ts';
-import { isJsonObject, type JsonObject } from '../aspects/json.ts';
+import type { JsonObject } from '../aspects/json.ts';
 import { aspectObject, objects } from '../aspects/read.ts';
 import { parseUrn } from '../urn.ts';
 
@@ -111,15 +111,9 @@ export function requireField(reader: AspectReader, urn: string, fieldPath: strin
   }
 }
 
-/** Whether the schema's fields hold an object whose fieldPath is `fieldPath`. */
+/** Whether the schema's fields hold an object whose fieldPath is `fieldPath` (found by its remembered place). */
 function hasField(schema: JsonObject, fieldPath: string): boolean {
-  const list = schema.fields;
-  if (!Array.isArray(list)) return false;
-  // This runs on every column edit: the list's remembered positions, else a plain loop that copies nothing.
-  const index = entryIndex(list, fieldPath);
-  if (index !== undefined) return index >= 0;
-  for (const entry of list) if (isJsonObject(entry) && entry.fieldPath === fieldPath) return true;
-  return false;
+  return Array.isArray(schema.fields) && hasEntry(schema.fields, fieldPath);
 }
 
 /** DataHub's refusal of an edit to an entity that does not exist. */

@@ -26,10 +26,15 @@ export function withColumnDescription(
   const list = previous.editableSchemaFieldInfo;
   // Where the list's positions are known, one entry is read and the list copied as it is.
   const index = Array.isArray(list) ? entryIndex(list, fieldPath) : undefined;
-  if (index !== undefined && Array.isArray(list)) {
-    const updated = index === -1 ? [...list, { fieldPath, description }] : list.slice();
-    if (index !== -1) updated[index] = { ...(list[index] as JsonObject), description };
-    carryPositions(list, updated, index === -1 ? list.length : index);
+  if (index === -1) {
+    const updated = [...(list as JsonValue[]), { fieldPath, description }];
+    carryPositions(list as JsonValue[], updated, updated.length - 1);
+    return { ...previous, editableSchemaFieldInfo: updated };
+  }
+  if (index !== undefined) {
+    const updated = (list as JsonValue[]).slice();
+    updated[index] = { ...(updated[index] as JsonObject), description };
+    carryPositions(list as JsonValue[], updated, index);
     return { ...previous, editableSchemaFieldInfo: updated };
   }
   // One pass over the entries (each a cache miss on a large catalogue): entries that are not objects are

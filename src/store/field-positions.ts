@@ -43,6 +43,13 @@ export function entryIndex(list: readonly JsonValue[], fieldPath: string): numbe
   return isJsonObject(entry) && entry.fieldPath === fieldPath ? index : walk(list, fieldPath);
 }
 
+/** Whether `list` holds an object whose fieldPath is `fieldPath`; entries of any other shape are passed over. */
+export function hasEntry(list: readonly JsonValue[], fieldPath: string): boolean {
+  const index = entryIndex(list, fieldPath);
+  if (index !== undefined) return index >= 0;
+  return list.some((entry) => isJsonObject(entry) && entry.fieldPath === fieldPath);
+}
+
 /**
  * Tells the positions of `list` to `copy`, a copy of it with the entry at `index` replaced by one of the
  * same fieldPath, or (index === list.length) with one entry of a new fieldPath appended.
