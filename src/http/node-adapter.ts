@@ -1,9 +1,11 @@
 // The node:http side of minihub's routes: turns an IncomingMessage into an HttpRequest, writes the
-// HttpAnswer, logs the request line and answers an unexpected throw with a 500. No HTTP rules live
-// here (those are in routes.ts and graphql-handler.ts), only the I/O they cannot do.
+// HttpAnswer (with the rest of its turn's, answer-batch.ts), logs the request line and answers an
+// unexpected throw with a 500. No HTTP rules live here (those are in routes.ts and graphql-handler.ts),
+// only the I/O they cannot do.
 
 import type { IncomingMessage, RequestListener } from 'node:http';
 
+import { batchAnswers } from './answer-batch.ts';
 import { closeAfterAnswer, readBody } from './body.ts';
 import { errorAnswer, HttpError, pathOf, type HttpAnswer, type HttpRequest } from './exchange.ts';
 import { writeAnswer } from './reply.ts';
@@ -22,6 +24,15 @@ export function createNodeAdapter(options: NodeAdapterOptions): RequestListener 
     logError(error);
     return errorAnswer(new HttpError(500, 'An unknown error occurred.'));
   };
+  const send = batchAnswers((res, reply) => {
+    try {
+      writeAnswer(res, reply);
+    } catch (error) {
+      // Writing itself failed (the answer was half out, or a header was refused): nothing more can be said.
+      logError(error);
+      res.destroy();
+    }
+  });
 
   // One async function rather than a chain of callbacks: under tsx every closure made per request costs a
   // named-function wrapper, which showed in profiles of the read load. The routes' answer is awaited in
@@ -50,12 +61,12 @@ export function createNodeAdapter(options: NodeAdapterOptions): RequestListener 
       }
       // Refused before its body was read: close, rather than read on through a body nobody wants.
       if (reply.status >= 400 && !req.complete) closeAfterAnswer(req, res);
-      writeAnswer(res, reply);
     } catch (error) {
-      // Writing itself failed (the answer was half out, or a header was refused): nothing more can be said.
       logError(error);
       res.destroy();
+      return;
     }
+    send(res, reply);
   };
 }
 
