@@ -105,14 +105,24 @@ function checkedParams(
 
 /** How deep `value` nests, counting no further than `limit + 1`; iterative, so no input can overflow the stack. */
 function nesting(value: unknown, limit: number): number {
+  // Two parallel stacks, and only objects and arrays pushed: every POST's variables pass through here.
+  const pending: object[] = [];
+  const depths: number[] = [];
+  if (typeof value === 'object' && value !== null) {
+    pending.push(value);
+    depths.push(1);
+  }
   let deepest = 0;
-  const pending: [unknown, number][] = [[value, 1]];
   while (pending.length > 0) {
-    const [current, depth] = pending.pop() as [unknown, number];
-    if (typeof current !== 'object' || current === null) continue;
-    deepest = Math.max(deepest, depth);
+    const current = pending.pop() as object;
+    const depth = depths.pop() as number;
+    if (depth > deepest) deepest = depth;
     if (deepest > limit) return deepest;
-    for (const child of Object.values(current)) pending.push([child, depth + 1]);
+    for (const child of Object.values(current)) {
+      if (typeof child !== 'object' || child === null) continue;
+      pending.push(child);
+      depths.push(depth + 1);
+    }
   }
   return deepest;
 }
