@@ -2,6 +2,9 @@
 // tracked aspects' values through them: what the history index and compaction both need from the log.
 // It reads chunks it is given and parses only lines that can matter; it never writes.
 
+// node:timers' own, not the global that a test suite's fake timers replace (minihub runs inside such suites).
+import { setImmediate } from 'node:timers';
+
 import type { JsonValue } from '../aspects/json.ts';
 import { decodeUtf8, wholeLineRuns } from '../store/log-lines.ts';
 import { loggedValue } from '../store/column-edit.ts';

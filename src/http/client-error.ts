@@ -2,6 +2,7 @@
 // too slow to send its request, an Expect it cannot meet) with a JSON error like every other minihub answer.
 
 import { maxHeaderSize, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import { setImmediate } from 'node:timers';
 import type { Duplex } from 'node:stream';
 
 import { shown } from '../errors.ts';
@@ -23,10 +24,15 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
         ? 'the request was not received in time'
         : `the request is not valid HTTP (${error.code ?? 'parse error'})`;
   const body = JSON.stringify({ errors: [{ message }] });
-  socket.end(
+  const refusal =
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+  // At the end of the turn, after the answers made in it (answer-batch.ts): an answer to a request sent on the
+  // same connection before the malformed one would otherwise be cut off by this end.
+  setImmediate(() => {
+    if (socket.writable) socket.end(refusal);
+    else socket.destroy();
+  });
 }
 
 /** node:http's 'checkExpectation': an Expect other than 100-continue, which node would answer with an empty 417. */

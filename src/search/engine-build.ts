@@ -3,6 +3,8 @@
 // lays out on a worker thread (build-worker.ts) while this one reads the catalogue; its texts go there in
 // batches and the typed arrays come back without a copy. It never reads the catalogue itself.
 
+// node:timers' own, not the global that a test suite's fake timers replace (minihub runs inside such suites).
+import { setImmediate } from 'node:timers';
 import { Worker } from 'node:worker_threads';
 
 import { workerEntry } from '../worker-entry.ts';

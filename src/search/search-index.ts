@@ -4,6 +4,8 @@
 // entities are noted as they are applied and re-indexed before the next question, so a write is searchable
 // by the next request.
 
+// node:timers' own, not the global that a test suite's fake timers replace (minihub runs inside such suites).
+import { setImmediate } from 'node:timers';
 import { performance } from 'node:perf_hooks';
 
 import type { AspectReader, Catalogue } from '../store/catalogue.ts';

@@ -2,6 +2,9 @@
 // version counters the response cache checks, plus a batch's staged changes over it. It knows nothing of
 // files, threads, HTTP or GraphQL (the cache's recording reader lives with the cache); it holds and applies changes.
 
+// node:timers' own, not the global that a test suite's fake timers replace (minihub runs inside such suites).
+import { setImmediate } from 'node:timers';
+
 import type { JsonValue } from '../aspects/json.ts';
 import type { AspectChange } from './log-record.ts';
 import { ContainerIndex } from './container-index.ts';

@@ -2,6 +2,9 @@
 // the whole catalogue (compaction, export) never holds it in one string or Buffer (V8 caps a string
 // at 512 MiB). It neither opens, syncs nor renames anything: the sink owns the destination.
 
+// node:timers' own, not the global that a test suite's fake timers replace (minihub runs inside such suites).
+import { setImmediate } from 'node:timers';
+
 /**
  * The default largest Buffer a writer builds: few system calls (2,000 for a GiB), and the event loop
  * waits at most for one chunk's worth of serialising (see test/bench/NOTES.md).

@@ -2,6 +2,9 @@
 // (group commit), and maintenance jobs (compaction, reset) run between two batches, never inside one.
 // It never builds, writes or applies a change itself: the store is given each batch to do that.
 
+// node:timers' own, not the global that a test suite's fake timers replace (minihub runs inside such suites).
+import { setImmediate } from 'node:timers';
+
 import { MinihubError } from '../errors.ts';
 import type { AspectChange } from './catalogue.ts';
 import type { ChangeBuilder } from './store-options.ts';

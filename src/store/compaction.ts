@@ -2,6 +2,9 @@
 // (a snapshot kept by saving an entity's aspects before a commit first changes it), preceded by the
 // change history, in slices that give the event loop back every few milliseconds. It writes no file.
 
+// node:timers' own, not the global that a test suite's fake timers replace (minihub runs inside such suites).
+import { setImmediate } from 'node:timers';
+
 import type { JsonValue } from '../aspects/json.ts';
 import { MinihubError } from '../errors.ts';
 import type { Catalogue } from './catalogue.ts';
