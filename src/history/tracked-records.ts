@@ -2,9 +2,6 @@
 // tracked aspects' values through them: what the history index and compaction both need from the log.
 // It reads chunks it is given and parses only lines that can matter; it never writes.
 
-// node:timers' own, not the global that a test suite's fake timers replace (minihub runs inside such suites).
-import { setImmediate } from 'node:timers';
-
 import type { JsonValue } from '../aspects/json.ts';
 import { decodeUtf8, wholeLineRuns } from '../store/log-lines.ts';
 import { loggedValue } from '../store/column-edit.ts';
@@ -18,6 +15,7 @@ import {
 } from '../store/log-record.ts';
 import { isTracked, sameJson, TRACKED_ASPECTS } from './change-events.ts';
 import { asPatched, isPatched, patchedValue } from './value-patch.ts';
+import { nextTurn } from '../next-turn.ts';
 
 // Records are written by JSON.stringify, so a change of a tracked aspect shows as exactly these bytes
 // (ASCII, which never occurs inside a UTF-8 sequence); a line without any of them holds none and is
@@ -65,7 +63,7 @@ export async function* candidateRecords(chunks: AsyncIterable<Buffer>): AsyncGen
       parsed += line.length;
       if (parsed > YIELD_EVERY_CHARS) {
         parsed = 0;
-        await new Promise((resolve) => setImmediate(resolve));
+        await nextTurn();
       }
     }
   }

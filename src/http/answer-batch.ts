@@ -2,11 +2,10 @@
 // run (setImmediate) instead of each as soon as it is ready. It never changes an answer or the order of
 // answers; it only moves each write to the end of the turn it was made in.
 
-// node:timers' own, not the global that a test suite's fake timers replace (minihub runs inside such suites).
-import { setImmediate } from 'node:timers';
 import type { ServerResponse } from 'node:http';
 
 import type { HttpAnswer } from './exchange.ts';
+import { atTurnEnd } from '../next-turn.ts';
 
 /** Writes one answer. */
 export type AnswerWriter = (res: ServerResponse, answer: HttpAnswer) => void;
@@ -41,7 +40,7 @@ export function batchAnswers(write: AnswerWriter): AnswerWriter {
     if (failure !== undefined) throw failure.error;
   };
   return (res, answer) => {
-    if (responses.push(res) === 1) setImmediate(flush);
+    if (responses.push(res) === 1) atTurnEnd(flush);
     answers.push(answer);
   };
 }

@@ -2,13 +2,13 @@
 // too slow to send its request, an Expect it cannot meet) with a JSON error like every other minihub answer.
 
 import { maxHeaderSize, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
-import { setImmediate } from 'node:timers';
 import type { Duplex } from 'node:stream';
 
 import { shown } from '../errors.ts';
 import { closeAfterAnswer } from './body.ts';
 import { HttpError } from './exchange.ts';
 import { sendHttpError } from './reply.ts';
+import { atTurnEnd } from '../next-turn.ts';
 
 export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || !socket.writable) {
@@ -29,7 +29,7 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
     `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
   // At the end of the turn, after the answers made in it (answer-batch.ts): an answer to a request sent on the
   // same connection before the malformed one would otherwise be cut off by this end.
-  setImmediate(() => {
+  atTurnEnd(() => {
     if (socket.writable) socket.end(refusal);
     else socket.destroy();
   });

@@ -3,8 +3,6 @@
 // lays out on a worker thread (build-worker.ts) while this one reads the catalogue; its texts go there in
 // batches and the typed arrays come back without a copy. It never reads the catalogue itself.
 
-// node:timers' own, not the global that a test suite's fake timers replace (minihub runs inside such suites).
-import { setImmediate } from 'node:timers';
 import { Worker } from 'node:worker_threads';
 
 import { workerEntry } from '../worker-entry.ts';
@@ -13,6 +11,7 @@ import { TEXT_FIELDS, type DocumentText } from './fields.ts';
 import { IndexBuilder, type LaidOut } from './index-builder.ts';
 import { InvertedIndex } from './inverted-index.ts';
 import type { SearchEngine } from './search-engine.ts';
+import { nextTurn } from '../next-turn.ts';
 
 /** Bytes of text sent to the worker at once: few messages, little text waiting on either side. */
 const BATCH_BYTES = 1 << 20;
@@ -150,6 +149,6 @@ export async function sliced<T>(steps: Generator<void, T>, sliceMs: number): Pro
     let step = steps.next();
     while (step.done !== true && performance.now() < until) step = steps.next();
     if (step.done === true) return step.value;
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
 }

@@ -4,8 +4,6 @@
 // entities are noted as they are applied and re-indexed before the next question, so a write is searchable
 // by the next request.
 
-// node:timers' own, not the global that a test suite's fake timers replace (minihub runs inside such suites).
-import { setImmediate } from 'node:timers';
 import { performance } from 'node:perf_hooks';
 
 import type { AspectReader, Catalogue } from '../store/catalogue.ts';
@@ -15,6 +13,7 @@ import { engineBuilder } from './engine-build.ts';
 import { FacetPool } from './facet-pool.ts';
 import type { DocumentText } from './fields.ts';
 import { createSearchEngine, type SearchEngine } from './search-engine.ts';
+import { nextTurn } from '../next-turn.ts';
 
 /** How long the build indexes before it lets the event loop answer requests again, in milliseconds. */
 const BUILD_SLICE_MS = 10;
@@ -73,7 +72,7 @@ export class SearchIndex implements SearchSource {
 
   /** Starts the build on a later turn of the event loop, so the caller (start-up) finishes first. */
   start(): Promise<void> {
-    this.#building ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.#build());
+    this.#building ??= nextTurn().then(() => this.#build());
     return this.#building;
   }
 
@@ -169,7 +168,7 @@ export class SearchIndex implements SearchSource {
         const described = this.#describe(urns[i]!, reader);
         if (described !== null) builder.add(urns[i]!, described.text, described.facets);
       }
-      await (builder.room() ?? new Promise((resolve) => setImmediate(resolve)));
+      await (builder.room() ?? nextTurn());
     }
     if (i < urns.length) {
       // Nothing the builder was given reaches the engine: every entity, described or not, is indexed again.

@@ -2,14 +2,12 @@
 // version counters the response cache checks, plus a batch's staged changes over it. It knows nothing of
 // files, threads, HTTP or GraphQL (the cache's recording reader lives with the cache); it holds and applies changes.
 
-// node:timers' own, not the global that a test suite's fake timers replace (minihub runs inside such suites).
-import { setImmediate } from 'node:timers';
-
 import type { JsonValue } from '../aspects/json.ts';
 import type { AspectChange } from './log-record.ts';
 import { ContainerIndex } from './container-index.ts';
 import { putAspect, urnsOfType } from './entity-aspects.ts';
 import { withSharedLeaves } from './shared-leaves.ts';
+import { nextTurn } from '../next-turn.ts';
 
 // Defined with the log's record format; re-exported because every reader of the catalogue meets it here.
 export type { AspectChange } from './log-record.ts';
@@ -141,7 +139,7 @@ export class Catalogue implements AspectReader {
     for (const [urn, aspects] of this.#entities) {
       bytes += logBytes(urn, aspects);
       if (performance.now() - sliceStart < sliceMs) continue;
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
       sliceStart = performance.now();
     }
     return bytes;

@@ -2,8 +2,7 @@
 // the whole catalogue (compaction, export) never holds it in one string or Buffer (V8 caps a string
 // at 512 MiB). It neither opens, syncs nor renames anything: the sink owns the destination.
 
-// node:timers' own, not the global that a test suite's fake timers replace (minihub runs inside such suites).
-import { setImmediate } from 'node:timers';
+import { nextTurn } from '../next-turn.ts';
 
 /**
  * The default largest Buffer a writer builds: few system calls (2,000 for a GiB), and the event loop
@@ -55,6 +54,6 @@ export class ChunkedWriter {
     await this.#sink(chunk);
     this.#written += chunk.length;
     // A sink that writes synchronously would otherwise hold the event loop for the whole catalogue.
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
 }

@@ -2,12 +2,10 @@
 // (group commit), and maintenance jobs (compaction, reset) run between two batches, never inside one.
 // It never builds, writes or applies a change itself: the store is given each batch to do that.
 
-// node:timers' own, not the global that a test suite's fake timers replace (minihub runs inside such suites).
-import { setImmediate } from 'node:timers';
-
 import { MinihubError } from '../errors.ts';
 import type { AspectChange } from './catalogue.ts';
 import type { ChangeBuilder } from './store-options.ts';
+import { nextTurn } from '../next-turn.ts';
 
 /** One commit waiting for its batch: what it changes, and how to answer whoever asked. */
 export interface PendingCommit {
@@ -85,7 +83,7 @@ export class CommitQueue {
   async #flush(): Promise<void> {
     // Yield once before each batch: writers whose previous commit just resolved get to queue their
     // next one, so batches stay large under load (one fsync for all of them).
-    await yieldToIo();
+    await nextTurn();
     while (this.#queue.length > 0 || this.#jobs.length > 0) {
       const limit = this.#jobs[0]?.after ?? this.#queue.length;
       if (limit > 0) {
@@ -112,10 +110,6 @@ export class CommitQueue {
  */
 export async function linger(enough: () => boolean): Promise<void> {
   const ends = performance.now() + LINGER_MS;
-  await yieldToIo();
-  for (let turn = 0; turn < LINGER_TURNS && !enough() && performance.now() < ends; turn++) await yieldToIo();
-}
-
-function yieldToIo(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+  await nextTurn();
+  for (let turn = 0; turn < LINGER_TURNS && !enough() && performance.now() < ends; turn++) await nextTurn();
 }

@@ -2,15 +2,13 @@
 // (a snapshot kept by saving an entity's aspects before a commit first changes it), preceded by the
 // change history, in slices that give the event loop back every few milliseconds. It writes no file.
 
-// node:timers' own, not the global that a test suite's fake timers replace (minihub runs inside such suites).
-import { setImmediate } from 'node:timers';
-
 import type { JsonValue } from '../aspects/json.ts';
 import { MinihubError } from '../errors.ts';
 import type { Catalogue } from './catalogue.ts';
 import type { CompactionReport } from './store-options.ts';
 import { MAX_CHUNK_BYTES } from './chunked-writer.ts';
 import { joinedLine, SYSTEM_ACTOR, type AspectChange, type LogRecord, type RecordOrLine } from './log-record.ts';
+import { nextTurn } from '../next-turn.ts';
 
 // The longest stretch a compaction holds the event loop between two turns, in milliseconds (see test/bench/NOTES.md).
 const SLICE_MS = 5;
@@ -98,7 +96,7 @@ export async function* compactedRecords(
     if (performance.now() - sliceStart < SLICE_MS) return;
     // A store closing does not wait for the rest of a compaction it would drop anyway.
     if (stopped()) throw new MinihubError('SERVER_ERROR', 'the store is closing');
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     sliceStart = performance.now();
   };
   for await (const record of history) {
