@@ -49,23 +49,18 @@ export function createNodeAdapter(options: NodeAdapterOptions): RequestListener 
     } catch (error) {
       reply = unexpected(error);
     }
-    try {
-      if (logRequest !== undefined) {
-        // Only when lines are wanted: a listener per request is not free under load.
-        res.once('finish', () => {
-          const ms = Number(process.hrtime.bigint() - started) / 1e6;
-          // The path without its query string, and never headers, bodies or variables: tokens stay out of the log.
-          const label = reply.operation === undefined ? '' : ` ${reply.operation}`;
-          logRequest(`${req.method} ${pathOf(req.url ?? '/')} ${res.statusCode} ${ms.toFixed(1)}ms${label}`);
-        });
-      }
-      // Refused before its body was read: close, rather than read on through a body nobody wants.
-      if (reply.status >= 400 && !req.complete) closeAfterAnswer(req, res);
-    } catch (error) {
-      logError(error);
-      res.destroy();
-      return;
+    if (logRequest !== undefined) {
+      // Only when lines are wanted: a listener per request is not free under load.
+      res.once('finish', () => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        // The path without its query string, and never headers, bodies or variables: tokens stay out of the log.
+        const label = reply.operation === undefined ? '' : ` ${reply.operation}`;
+        logRequest(`${req.method} ${pathOf(req.url ?? '/')} ${res.statusCode} ${ms.toFixed(1)}ms${label}`);
+      });
     }
+    // Refused before its body was read: close, rather than read on through a body nobody wants. Nothing has
+    // been written yet, so this cannot fail; whatever can (writing) fails inside `send`'s writer.
+    if (reply.status >= 400 && !req.complete) closeAfterAnswer(req, res);
     send(res, reply);
   };
 }
