@@ -123,12 +123,24 @@ export function parseDatasetUrn(urn: string): DatasetKey {
 
 /** Validates a URN whole (a dataset URN down to its platform and origin) and returns its entity type. */
 export function checkedEntityType(urn: string): string {
-  if (entityTypeOf(urn) === 'dataset') {
-    parseDatasetUrn(urn);
-    return 'dataset';
-  }
-  return parseUrn(urn).entityType;
+  // Every write checks its target this way, mostly of the same datasets again: a URN found valid once is
+  // remembered, which costs one lookup where the parse of a dataset URN and its platform URN cost about 1 µs.
+  const known = CHECKED_TYPES.get(urn);
+  if (known !== undefined) return known;
+  let entityType = entityTypeOf(urn);
+  if (entityType === 'dataset') parseDatasetUrn(urn);
+  else entityType = parseUrn(urn).entityType;
+  if (urn.length > MAX_CHECKED_URN_LENGTH) return entityType;
+  if (CHECKED_TYPES.size >= MAX_CHECKED_URNS) CHECKED_TYPES.clear();
+  CHECKED_TYPES.set(urn, entityType);
+  return entityType;
 }
+
+// URNs checkedEntityType found valid, and their entity types: at most 16 Ki URNs of up to 256 characters
+// (a few MB at worst), cleared whole when full, as USER_URNS is. Longer URNs are checked every time.
+const CHECKED_TYPES = new Map<string, string>();
+const MAX_CHECKED_URNS = 16 * 1024;
+const MAX_CHECKED_URN_LENGTH = 256;
 
 /**
  * The entity type of a URN. Cheap on well-formed URNs; anything else goes through

@@ -92,6 +92,15 @@ test('column edits chained over many copies give what the walk gives', () => {
       assert.equal(fast, slow, `round ${round}, edit ${edit}`);
       assert.is(JSON.stringify(fast), JSON.stringify(slow));
       older.push(fast);
+      // Copies share their positions with the lists they came from: an older list, asked for a column
+      // appended only to a later copy (or to another branch), still answers as a walk of its own entries.
+      const past = (older[Math.floor(random() * older.length)] as JsonObject).editableSchemaFieldInfo as JsonValue[];
+      for (let column = 0; column < columns; column++)
+        assert.is(
+          entryIndex(past, `c${column}`),
+          walked(past, `c${column}`),
+          `round ${round}, edit ${edit}, c${column}`,
+        );
     }
   }
 });

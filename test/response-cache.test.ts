@@ -154,6 +154,46 @@ unit('gives an entry read once one second chance, not more, and holds both bound
   );
 });
 
+unit('tells its owner of every entry that leaves, evicted, deleted or replaced', () => {
+  const gone: string[] = [];
+  const lru = new Lru<string, number>(
+    { maxEntries: 2, maxWeight: 100 },
+    () => 1,
+    (key, value) => gone.push(`${key}=${value}`),
+  );
+  lru.set('a', 1);
+  lru.set('a', 2);
+  lru.set('b', 3);
+  lru.set('c', 4);
+  lru.delete('b');
+  lru.delete('missing');
+  assert.equal(gone, ['a=1', 'a=2', 'b=3']);
+});
+
+unit('finds an entry after others of the same text length came and went', () => {
+  const catalogue = new Catalogue();
+  // Room for 16 answers of this weight (twice the key, plus the bytes): the 17th evicts the oldest.
+  const cache = new ResponseCache(16 * (2 * 'POST a\u0000q10'.length + 100));
+  const answer = (index: number) => Buffer.alloc(100, index);
+  for (let index = 10; index < 30; index++) cache.set('a', 'POST', `q${index}`, answer(index), snapshot([], catalogue));
+  cache.set('a', 'POST', 'q29', answer(99), snapshot([], catalogue));
+  assert.is(cache.size, 16);
+  assert.is(cache.getAnswer('a', 'POST', 'q13', catalogue), undefined, 'the oldest were evicted');
+  assert.is(cache.getAnswer('a', 'POST', 'q14', catalogue)?.bytes[0], 14);
+  assert.is(cache.getAnswer('a', 'POST', 'q29', catalogue)?.bytes[0], 99, 'the replaced entry');
+  // A stale entry is dropped on its lookup; the others of its length are still found.
+  catalogue.apply([{ urn: 'urn:li:tag:x', aspect: 'tagProperties', value: { name: 'x' } }]);
+  cache.set('a', 'POST', 'q30', answer(30), snapshot(['urn:li:tag:x'], catalogue));
+  catalogue.apply([{ urn: 'urn:li:tag:x', aspect: 'tagProperties', value: { name: 'y' } }]);
+  assert.is(cache.getAnswer('a', 'POST', 'q30', catalogue), undefined);
+  assert.is(cache.getAnswer('a', 'POST', 'q28', catalogue)?.bytes[0], 28);
+  cache.set('a', 'POST', 'q31', answer(31), snapshot([], catalogue));
+  assert.is(cache.getAnswer('a', 'POST', 'q31', catalogue)?.bytes[0], 31);
+  assert.is(cache.getAnswer('a', 'POST', 'q1', catalogue), undefined, 'a length no entry has');
+  cache.set('a', 'POST', 'q1', answer(1), snapshot([], catalogue));
+  assert.is(cache.getAnswer('a', 'POST', 'q1', catalogue)?.bytes[0], 1);
+});
+
 unit('drops an entry whose dependency changed since it was taken', () => {
   const catalogue = new Catalogue();
   catalogue.apply([{ urn: 'urn:li:tag:a', aspect: 'tagProperties', value: { name: 'a' } }]);

@@ -261,6 +261,33 @@ helpers('rejects an empty username or tag id', () => {
   );
 });
 
+helpers('checkedEntityType answers a URN checked before as the first time, and refuses a bad one every time', () => {
+  const dataset = 'urn:li:dataset:(urn:li:dataPlatform:hive,remembered.table,PROD)';
+  assert.is(checkedEntityType(dataset), 'dataset');
+  assert.is(checkedEntityType(dataset), 'dataset');
+  assert.is(checkedEntityType('urn:li:tag:remembered'), 'tag');
+  assert.is(checkedEntityType('urn:li:tag:remembered'), 'tag');
+  const bad = 'urn:li:dataset:(urn:li:dataPlatform:hive,remembered.table,NOPE)';
+  for (let attempt = 0; attempt < 2; attempt++)
+    assert.match(
+      badRequestMessage(() => checkedEntityType(bad)),
+      'NOPE',
+    );
+  // Past the count it remembers, every URN is still checked and answered.
+  for (let index = 0; index < 17 * 1024; index++) checkedEntityType(`urn:li:tag:many${index}`);
+  assert.is(checkedEntityType(dataset), 'dataset');
+  assert.match(
+    badRequestMessage(() => checkedEntityType(bad)),
+    'NOPE',
+  );
+  const long = `urn:li:dataset:(urn:li:dataPlatform:hive,${'x'.repeat(300)},PRD)`;
+  for (let attempt = 0; attempt < 2; attempt++)
+    assert.match(
+      badRequestMessage(() => checkedEntityType(long)),
+      'PRD',
+    );
+});
+
 const bounded = suite('limits before everything else, and short quotes');
 const MEGABYTE = 1_000_000;
 

@@ -12,14 +12,21 @@ export class Lru<K, V> {
   readonly #maxEntries: number;
   readonly #maxWeight: number;
   readonly #weigh: (key: K, value: V) => number;
+  readonly #removed: ((key: K, value: V) => void) | undefined;
   // Insertion order is the eviction order: the oldest entry first.
   readonly #entries = new Map<K, Slot<V>>();
   #weight = 0;
 
-  constructor(limits: { maxEntries?: number; maxWeight: number }, weigh: (key: K, value: V) => number) {
+  /** `removed` hears of every entry that leaves, evicted, deleted or replaced, after it has left. */
+  constructor(
+    limits: { maxEntries?: number; maxWeight: number },
+    weigh: (key: K, value: V) => number,
+    removed?: (key: K, value: V) => void,
+  ) {
     this.#maxEntries = limits.maxEntries ?? Number.POSITIVE_INFINITY;
     this.#maxWeight = limits.maxWeight;
     this.#weigh = weigh;
+    this.#removed = removed;
   }
 
   /**
@@ -49,7 +56,10 @@ export class Lru<K, V> {
       if (slot.read || (oldest === key && this.#entries.size > 0)) {
         slot.read = false;
         this.#entries.set(oldest, slot);
-      } else this.#weight -= this.#weigh(oldest, slot.value);
+      } else {
+        this.#weight -= this.#weigh(oldest, slot.value);
+        this.#removed?.(oldest, slot.value);
+      }
     }
   }
 
@@ -58,6 +68,7 @@ export class Lru<K, V> {
     if (slot === undefined) return;
     this.#entries.delete(key);
     this.#weight -= this.#weigh(key, slot.value);
+    this.#removed?.(key, slot.value);
   }
 
   get size(): number {

@@ -13,7 +13,7 @@ import { checkedEntityType, corpUserUrn, givenTagUrn, parseDatasetUrn } from '..
 import type { MutationContext } from './context.ts';
 import { editFieldDescription, removeLinkChange, updateLinkChange, upsertLinks, type NewLink } from './edits.ts';
 import { guardedCommit, privileged, type Access } from './guarded-commit.ts';
-import { checkTextSizes } from './text-limit.ts';
+import { checkTextSize, checkTextSizes } from './text-limit.ts';
 import { DatasetView } from './views/dataset.ts';
 
 interface DatasetUpdateInput {
@@ -93,55 +93,54 @@ export const mutations = {
     return new DatasetView(store.catalogue, urn, key);
   },
 
-  async updateDescription(
+  updateDescription(
     { input }: { input: DescriptionUpdateInput },
     { store, actor, limits }: MutationContext,
   ): Promise<boolean> {
     const { description, resourceUrn, subResourceType, subResource } = input;
-    checkTextSizes(limits, { description, subResource });
+    // Field by field, and each builder passed straight to the commit: on the path every column edit takes,
+    // an object of texts and a closure held in a variable were allocations and defineProperty calls a write.
+    checkTextSize(limits, 'description', description);
+    checkTextSize(limits, 'subResource', subResource);
     const entityType = checkedEntityType(resourceUrn);
-    let access: Access;
-    let build: (reader: AspectReader) => AspectChange[];
     if (entityType === 'dataset' && subResourceType == null && subResource == null) {
       // minihub's extension of the specification's rule 4, as DataHub now does: the dataset's own edit.
-      access = { anyOf: EDIT_DOCS, on: resourceUrn, existing: true };
-      build = (reader) => [datasetDescriptionChange(reader, resourceUrn, description, corpUserUrn(actor))];
-    } else if (entityType === 'dataset') {
+      return commitDescription(store, actor, { anyOf: EDIT_DOCS, on: resourceUrn, existing: true }, (reader) => [
+        datasetDescriptionChange(reader, resourceUrn, description, corpUserUrn(actor)),
+      ]);
+    }
+    if (entityType === 'dataset') {
       // Not `existing`: DataHub refuses a missing subResourceType before it looks the dataset up.
-      access = { anyOf: EDIT_COLUMN_DOCS, on: resourceUrn };
-      build = (reader) => {
+      return commitDescription(store, actor, { anyOf: EDIT_COLUMN_DOCS, on: resourceUrn }, (reader) => {
         if (subResourceType == null)
           throw badRequest('Update description without subresource is not currently supported');
         return [editFieldDescription(reader, resourceUrn, subResource ?? null, description)];
-      };
-    } else if (entityType === 'container') {
-      access = { anyOf: EDIT_DOCS, on: resourceUrn, existing: true };
-      build = (reader) => {
+      });
+    }
+    if (entityType === 'container') {
+      return commitDescription(store, actor, { anyOf: EDIT_DOCS, on: resourceUrn, existing: true }, (reader) => {
         const editable = aspectObject(reader, resourceUrn, 'editableContainerProperties') ?? {};
         return [{ urn: resourceUrn, aspect: 'editableContainerProperties', value: { ...editable, description } }];
-      };
-    } else if (entityType === 'tag') {
-      access = { anyOf: EDIT_DOCS, on: resourceUrn, existing: true };
-      build = (reader) => {
+      });
+    }
+    if (entityType === 'tag') {
+      return commitDescription(store, actor, { anyOf: EDIT_DOCS, on: resourceUrn, existing: true }, (reader) => {
         const properties = reader.aspect(resourceUrn, 'tagProperties');
         if (!isJsonObject(properties)) throw badRequest('Properties for this Tag do not yet exist!');
         return [{ urn: resourceUrn, aspect: 'tagProperties', value: { ...properties, description } }];
-      };
-    } else if (entityType === 'corpGroup') {
+      });
+    }
+    if (entityType === 'corpGroup') {
       // Where DataHub keeps a group's edited description.
-      access = { anyOf: EDIT_DOCS, on: resourceUrn, existing: true };
-      build = (reader) => {
+      return commitDescription(store, actor, { anyOf: EDIT_DOCS, on: resourceUrn, existing: true }, (reader) => {
         const editable = aspectObject(reader, resourceUrn, 'corpGroupEditableInfo') ?? {};
         return [{ urn: resourceUrn, aspect: 'corpGroupEditableInfo', value: { ...editable, description } }];
-      };
-    } else {
-      throw badRequest(
-        `Failed to update description. Unsupported resource type ${shown(resourceUrn)} provided. ` +
-          'minihub supports datasets, dataset fields (subResourceType: DATASET_FIELD), containers, tags and groups',
-      );
+      });
     }
-    await guardedCommit(store, 'updateDescription', actor, privileged(actor, access), build);
-    return true;
+    throw badRequest(
+      `Failed to update description. Unsupported resource type ${shown(resourceUrn)} provided. ` +
+        'minihub supports datasets, dataset fields (subResourceType: DATASET_FIELD), containers, tags and groups',
+    );
   },
 
   async createTag({ input }: { input: CreateTagInput }, { store, actor, limits }: MutationContext): Promise<string> {
@@ -246,4 +245,15 @@ function datasetDescriptionChange(
   const previous = aspectObject(reader, urn, 'editableDatasetProperties') ?? {};
   const value: JsonObject = { ...previous, created: previous.created ?? stamp, lastModified: stamp, description };
   return { urn, aspect: 'editableDatasetProperties', value };
+}
+
+/** updateDescription's commit, whichever entity it describes; resolves true once the change is durable. */
+async function commitDescription(
+  store: MutationContext['store'],
+  actor: string,
+  access: Access,
+  build: (reader: AspectReader) => AspectChange[],
+): Promise<boolean> {
+  await guardedCommit(store, 'updateDescription', actor, privileged(actor, access), build);
+  return true;
 }
