@@ -94,6 +94,28 @@ test('a throw, a rejection, null for a non-null field and a result of another ty
   }
 });
 
+test('a Boolean answer comes as the bytes of the whole response, the same as serialising it', async () => {
+  for (const query of [UPDATE, ALIASED]) {
+    for (const value of [true, false]) {
+      const direct = directMutation(schema, operationOf(query), { updateDescription: () => value });
+      assert.ok(direct !== null);
+      const settled = await direct.call(variables as never, {});
+      const data = direct.data(settled);
+      assert.is(direct.answer(settled)?.toString(), JSON.stringify({ data, extensions: {} }));
+    }
+  }
+  const failing = directMutation(schema, operationOf(UPDATE), {
+    updateDescription: () => {
+      throw new Error('no');
+    },
+  });
+  assert.is(failing?.answer(await failing.call(variables as never, {})), null, 'a throw is graphql-js own');
+  const other = directMutation(schema, operationOf(UPDATE), { updateDescription: () => 'yes' });
+  assert.is(other?.answer(await other.call(variables as never, {})), null, 'a result of another type');
+  const created = directMutation(schema, operationOf(CREATE), { createTag: () => 'urn:li:tag:x' });
+  assert.is(created?.answer(await created.call({ input: { name: 'x' } } as never, {})), null, 'a String result');
+});
+
 test('operations the direct run does not take', () => {
   const refused = [
     'mutation { updateDescription(input: {description: "d", resourceUrn: "urn:li:dataset:x"}) }',

@@ -25,6 +25,11 @@ export interface DirectMutation {
   call(variables: JsonObject, context: unknown): Promise<Settled>;
   /** The data graphql-js would answer for a settled call, or null where graphql-js must complete it. */
   data(settled: Settled): Record<string, unknown> | null;
+  /**
+   * The whole response to that data as JSON bytes, where it is always the same (a Boolean result): made
+   * once, as the bytes of a cached answer are, instead of serialised for every write. Null otherwise.
+   */
+  answer(settled: Settled): Buffer | null;
 }
 
 /**
@@ -64,6 +69,12 @@ export function directMutation(
   if (args.length !== given.size) return null;
   const key = node.alias?.value ?? field;
   const resolver = resolve as Resolver;
+  // DataHub's envelope (data, then an empty extensions) of each Boolean answer.
+  const answers = new Map(
+    kind === 'boolean'
+      ? [true, false].map((value) => [value, Buffer.from(JSON.stringify({ data: { [key]: value }, extensions: {} }))])
+      : [],
+  );
   return {
     field,
     async call(variables, context) {
@@ -79,6 +90,9 @@ export function directMutation(
     },
     data(settled) {
       return settled.ok && typeof settled.value === kind ? { [key]: settled.value } : null;
+    },
+    answer(settled) {
+      return (settled.ok && answers.get(settled.value as boolean)) || null;
     },
   };
 }

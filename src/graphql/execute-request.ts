@@ -72,6 +72,8 @@ export interface ExecutionOutcome<Seen = never> {
    * nothing ran. GraphQL over HTTP answers those 405 over GET.
    */
   notAQuery: NotAQuery | null;
+  /** The response as JSON bytes, where they were known without serialising it (see DirectMutation.answer). */
+  bytes?: Buffer | null;
 }
 
 export type NotAQuery = 'mutation' | 'subscription';
@@ -195,8 +197,17 @@ export class GraphQLExecutor<Recorder extends AspectReader = AspectReader, Seen 
       if (facts.direct !== null) {
         const settled = await facts.direct.call(coerced, contextValue);
         const data = facts.direct.data(settled);
-        if (data !== null)
-          return { response: { data, extensions: {} }, read: null, requestError: false, operation, notAQuery: null };
+        if (data !== null) {
+          const bytes = facts.direct.answer(settled);
+          return {
+            response: { data, extensions: {} },
+            read: null,
+            requestError: false,
+            operation,
+            notAQuery: null,
+            bytes,
+          };
+        }
         root = settledRoot(facts.direct.field, settled);
       }
     }

@@ -116,7 +116,7 @@ export function createGraphQLHandler(options: GraphQLHandlerOptions): GraphQLHan
         body: Buffer.from(JSON.stringify({ errors: response.errors, extensions: response.extensions })),
       };
     }
-    return { status: 200, body: bytes ?? Buffer.from(JSON.stringify(response)) };
+    return { status: 200, body: bytes ?? outcome.bytes ?? Buffer.from(JSON.stringify(response)) };
   }
 }
 
