@@ -13,7 +13,7 @@ import { Store } from '../../src/store/store.ts';
 import { COLUMNS, mixedBody } from './bodies.ts';
 import { columnPath } from './catalogue-words.ts';
 import { datasetUrn, writeCatalogueFiles } from './catalogue.ts';
-import { load, pin, ROOT, runSampled, type Measured, type Served } from './harness.ts';
+import { load, NODE_FLAGS, pin, ROOT, runSampled, type Measured, type Served } from './harness.ts';
 import { waitForIndex } from './search-bench.ts';
 import { RUNNERS } from './startup.ts';
 
@@ -86,7 +86,7 @@ export async function compactionUnderLoad(dir: string, options: CompactionLoadOp
   const child = spawn(
     process.execPath,
     [
-      '--max-semi-space-size=32',
+      ...NODE_FLAGS,
       ...(gcLog === undefined ? [] : ['--trace-gc']),
       ...(options.nodeFlags ?? []),
       '--import',
