@@ -41,19 +41,25 @@ const post = async (chunk: Buffer): Promise<void> => {
   if (++unwritten >= chunksInFlight) await new Promise<void>((resolve) => (room = resolve));
 };
 
-const fs = nodeLogFileSystem;
-const index = await LogIndex.read(fs, path, end);
-// The store appends whole lines only, and never cuts back below where a compaction began.
-if (index.read.end !== end || index.read.tail.length > 0)
-  throw new Error(`${path} no longer ends a line at byte ${end}: the log changed under the compaction`);
-const counts: CompactedCounts = { records: 0, entities: 0, history: 0 };
-const writer = new ChunkedWriter(post, maxChunkBytes);
-for await (const record of compactedLogRecords({ fs, path, index, end }, counts, () => false, maxChunkBytes)) {
-  // The store numbers its commits from here on above lastSeq; a compacted record above it would collide. The
-  // records are numbered by the counts, so the last number given is their sum.
-  if (counts.history + counts.records > lastSeq)
-    throw new Error(`the compacted log needs more than the ${lastSeq} record numbers kept for it`);
-  await writer.add(lineOf(record) + '\n');
+// A failure is thrown on (an unhandled rejection ends the worker with it), reaching the server's thread as an
+// 'error' event. Not top-level await: the worker's module is loaded through CommonJS from the sources.
+async function compact(): Promise<void> {
+  const fs = nodeLogFileSystem;
+  const index = await LogIndex.read(fs, path, end);
+  // The store appends whole lines only, and never cuts back below where a compaction began.
+  if (index.read.end !== end || index.read.tail.length > 0)
+    throw new Error(`${path} no longer ends a line at byte ${end}: the log changed under the compaction`);
+  const counts: CompactedCounts = { records: 0, entities: 0, history: 0 };
+  const writer = new ChunkedWriter(post, maxChunkBytes);
+  for await (const record of compactedLogRecords({ fs, path, index, end }, counts, () => false, maxChunkBytes)) {
+    // The store numbers its commits from here on above lastSeq; a compacted record above it would collide. The
+    // records are numbered by the counts, so the last number given is their sum.
+    if (counts.history + counts.records > lastSeq)
+      throw new Error(`the compacted log needs more than the ${lastSeq} record numbers kept for it`);
+    await writer.add(lineOf(record) + '\n');
+  }
+  await writer.flush();
+  port.postMessage({ done: counts, bytes } satisfies FromWorker);
 }
-await writer.flush();
-port.postMessage({ done: counts, bytes } satisfies FromWorker);
+
+void compact();

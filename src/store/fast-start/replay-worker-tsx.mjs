@@ -1,5 +1,8 @@
-// Starts the replay worker from the TypeScript sources (the build starts replay-worker.js itself):
-// tsx's --import hooks do not reach worker threads, so the worker registers tsx before loading its module.
-const { register } = await import('tsx/esm/api');
+// Starts the replay worker from the TypeScript sources (the build starts replay-worker.js itself). tsx's --import hooks
+// do not reach worker threads; its CommonJS hook, registered here, starts in about half the time of its
+// module hooks, which run on a thread of their own (see test/bench/NOTES.md), so the module is required.
+import { createRequire } from 'node:module';
+import { register } from 'tsx/cjs/api';
+
 register();
-await import('./replay-worker.ts');
+createRequire(import.meta.url)('./replay-worker.ts');

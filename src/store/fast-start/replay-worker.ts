@@ -7,5 +7,4 @@ import type { WorkerRequest } from './parallel-replay.ts';
 import { replayPart, transferList } from './replay-part.ts';
 
 // A failure of the work itself is thrown on, reaching the main thread as an 'error' event.
-const answer = await replayPart(workerData as WorkerRequest);
-parentPort?.postMessage(answer, transferList(answer));
+void replayPart(workerData as WorkerRequest).then((answer) => parentPort?.postMessage(answer, transferList(answer)));
