@@ -1,5 +1,5 @@
-// A run of log records condensed for a cheap hand-over between threads: every change's entity and aspect
-// in order, a value only where no later change replaces it, long lines by their place in the file, and
+// A run of log records condensed for a cheap hand-over between threads: the changes that decide entity and
+// aspect order, a value only where no later change replaces it, long lines by their place in the file, and
 // column edits whose aspect before is not in the run as edits, applied by the catalogue's side.
 // Pure data and its two ends (built in the replay worker, read by the catalogue); no threads, no files.
 
@@ -31,6 +31,7 @@ const REMOVED = -2;
 const FIRST_LINE = -3;
 // In the fourth field: the change is a column edit.
 const AN_EDIT = -1;
+const CONTAINER = 'container';
 
 /**
  * What a change replaced later in the same plan is applied as, so entities and aspects keep the order
@@ -75,6 +76,10 @@ export class PlanBuilder {
   readonly #pending: (JsonValue | PendingLine | PendingEdit | undefined)[] = [];
   // By urn index, then aspect index: the number of the latest change (arrays: one string lookup per change).
   readonly #latest: number[][] = [];
+  // By urn index: the entity has a removal in the plan. By urn, then aspect index: the aspect has an edit
+  // the catalogue's side applies. Either keeps every change of it in the plan (see finish).
+  readonly #removes: boolean[] = [];
+  readonly #edited: boolean[][] = [];
 
   constructor(base: number) {
     this.#base = base;
@@ -101,42 +106,75 @@ export class PlanBuilder {
           // precedes it, which stays in the plan however it is marked (nothing here replaces it).
           this.#ops.push(urnIndex, aspectIndex, REPLACED, AN_EDIT);
           this.#pending.push(new PendingEdit(change.columnEdit));
+          (this.#edited[urnIndex] ??= [])[aspectIndex] = true;
           latest[aspectIndex] = op;
           continue;
         }
         // The latest change is in this plan: undefined there is a removal (a replaced one is never the latest).
         value = withColumnDescription(before ?? null, change.columnEdit);
       } else value = change.value;
+      if (value === null) this.#removes[urnIndex] = true;
       this.#ops.push(urnIndex, aspectIndex, value === null ? REMOVED : REPLACED, index);
       this.#pending.push(value === null ? undefined : isColumnEdit(change) ? value : (long ?? value));
-      if (previous !== undefined) this.#pending[previous] = undefined;
+      // A container aspect's every value moves its entity in its containers' lists, so each is handed over.
+      if (previous !== undefined && this.#aspects[aspectIndex] !== CONTAINER) this.#pending[previous] = undefined;
       latest[aspectIndex] = op;
     }
   }
 
+  /**
+   * The plan, condensed: an aspect set again and again keeps one change, where it was first set, with its
+   * last value. That leaves the catalogue's entities and aspects in the order every change would, unless
+   * a removal in the plan takes the entity out meanwhile or the aspect has an edit applied on the other
+   * side (such an entity or aspect keeps every change), or it is a container aspect, whose every change
+   * moves the entity in its container's list. A log that sets the same aspects over and over has the
+   * catalogue's side apply each once (100,000 changes instead of 420,000 for the bench's 1,000,000 records).
+   */
   finish(): ReplayPlan {
-    const ops = Int32Array.from(this.#ops);
+    const ops: number[] = [];
     const values: JsonValue[] = [];
     const lines: ReplayPlan['lines'] = [];
+    // By urn, then aspect index: where the condensed aspect's one change is in `ops`.
+    const keptAt: number[][] = [];
     for (let op = 0; op < this.#pending.length; op++) {
+      const at = op * OP_WIDTH;
+      const urnIndex = this.#ops[at] as number;
+      const aspectIndex = this.#ops[at + 1] as number;
       const pending = this.#pending[op];
-      if (pending === undefined) continue;
-      if (pending instanceof PendingEdit) {
-        ops[op * OP_WIDTH + 2] = values.length;
-        values.push({ fieldPath: pending.edit.fieldPath, description: pending.edit.description });
-      } else if (pending instanceof PendingLine) {
-        // Slots of lines are negative: 0 means this line has none yet.
-        if (pending.slot === 0) {
-          pending.slot = FIRST_LINE - lines.length;
-          lines.push({ start: pending.start, bytes: pending.bytes, changes: pending.changes });
+      const slot = pending === undefined ? (this.#ops[at + 2] as number) : this.#slot(pending, values, lines);
+      if (this.#removes[urnIndex] !== true && this.#edited[urnIndex]?.[aspectIndex] !== true) {
+        const kept = keptAt[urnIndex]?.[aspectIndex];
+        if (kept !== undefined) {
+          // Only the last change still holds a value, and none is a removal: that one is the value kept.
+          if (pending !== undefined) {
+            ops[kept + 2] = slot;
+            ops[kept + 3] = this.#ops[at + 3] as number;
+          }
+          continue;
         }
-        ops[op * OP_WIDTH + 2] = pending.slot;
-      } else {
-        ops[op * OP_WIDTH + 2] = values.length;
-        values.push(pending);
+        if (this.#aspects[aspectIndex] !== CONTAINER) (keptAt[urnIndex] ??= [])[aspectIndex] = ops.length;
       }
+      ops.push(urnIndex, aspectIndex, slot, this.#ops[at + 3] as number);
     }
-    return { urns: this.#urns, aspects: this.#aspects, ops, values, lines };
+    return { urns: this.#urns, aspects: this.#aspects, ops: Int32Array.from(ops), values, lines };
+  }
+
+  // Where a change's value is handed over: in `values`, or as the text of its line in `lines`.
+  #slot(pending: JsonValue | PendingLine | PendingEdit, values: JsonValue[], lines: ReplayPlan['lines']): number {
+    if (pending instanceof PendingEdit) {
+      values.push({ fieldPath: pending.edit.fieldPath, description: pending.edit.description });
+      return values.length - 1;
+    }
+    if (pending instanceof PendingLine) {
+      // Slots of lines are negative: 0 means this line has none yet.
+      if (pending.slot === 0) {
+        pending.slot = FIRST_LINE - lines.length;
+        lines.push({ start: pending.start, bytes: pending.bytes, changes: pending.changes });
+      }
+      return pending.slot;
+    }
+    values.push(pending);
+    return values.length - 1;
   }
 }
 
