@@ -24,7 +24,7 @@ import {
 import { compactionUnderLoad, prepareEditLog } from './compaction-load.ts';
 import { readsAndWrites } from './reads-writes.ts';
 import { restIngestRow } from './rest-ingest.ts';
-import { RUNNERS, startup } from './startup.ts';
+import { alternatedStarts, RUNNERS, startup, type Started } from './startup.ts';
 import { exportThenCompact, type OfflineCommands } from './offline-commands.ts';
 
 const { values: options } = parseArgs({
@@ -54,6 +54,8 @@ const DATASETS = Number(options.datasets);
 const WRITE_SEARCH_PAIRS = 200;
 /** Searches one after another, of each kind on 10,000 datasets, of one word on 100,000. */
 const BIG_SEARCHES = 300;
+// Starts on the 1,000,000-record log per runner, alternated: the row gives their median (one start can be far off).
+const REPLAY_STARTS = QUICK ? 1 : 3;
 const BIG_DATASETS = 100_000;
 /** The log compacted under the mixed load, and how long the load lasts: longer than the compaction takes. */
 const COMPACTION_MIB = 200;
@@ -109,18 +111,21 @@ async function startupPart(work: string): Promise<void> {
     execFileSync('mkdir', ['-p', logDir]);
     await writeLog(join(logDir, 'catalogue.jsonl'), 1_000_000);
     const logMb = statSync(join(logDir, 'catalogue.jsonl')).size / 1024 / 1024;
-    for (const runner of ['build', 'tsx'] as const) {
-      const replay = await startup(logDir, runner, 0);
+    for (const [runner, starts] of await alternatedStarts(logDir, ['build', 'tsx'], REPLAY_STARTS)) {
+      const median = starts[starts.length >> 1] as Started;
+      const range = `${fmt(starts[0]?.ms ?? 0)}-${fmt(starts.at(-1)?.ms ?? 0)}`;
       rows.push([
         `start-up, 1,000,000-record log (${runner})`,
-        `${fmt(replay.ms)} ms to first answer`,
+        `${fmt(median.ms)} ms to first answer (median of ${starts.length} starts, ${range})`,
         `${fmt(logMb)} MB log`,
         '',
-        `peak RSS ${fmt(replay.peakMb)} MB`,
+        `peak RSS ${fmt(Math.max(...starts.map((start) => start.peakMb)))} MB`,
         '',
         '≤ 2,500 ms',
       ]);
-      summary.push(`start-up 1M records (${runner}): ${fmt(replay.ms)} ms, peak RSS ${fmt(replay.peakMb)} MB`);
+      summary.push(
+        `start-up 1M records (${runner}): median ${fmt(median.ms)} ms of ${range}, peak RSS ${fmt(median.peakMb)} MB`,
+      );
     }
     rmSync(logDir, { recursive: true, force: true });
   }

@@ -22,12 +22,16 @@ export interface Started {
   search?: { p50: number; p99: number; hits: number; cpu: number };
 }
 
-/** Spawns `serve` on `dataDir` (of `datasets` bench datasets) and measures it; `searches` one-word searches at the end. */
+/**
+ * Spawns `serve` on `dataDir` (of `datasets` bench datasets) and measures it; `searches` one-word searches at
+ * the end. Without `settle`, settledMb is what the process holds right after its index is complete.
+ */
 export async function startup(
   dataDir: string,
   runner: keyof typeof RUNNERS,
   datasets: number,
   searches = 0,
+  settle = true,
 ): Promise<Started> {
   const started = performance.now();
   const child = spawn(process.execPath, [...RUNNERS[runner], 'serve', '--port', '0', '--data', dataDir, '--quiet'], {
@@ -54,11 +58,27 @@ export async function startup(
     await waitForIndex(banner);
     const indexMs = performance.now() - started;
     // The replay's and the build's garbage is collected while the server idles; what stays is what the catalogue costs.
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    if (settle) await new Promise((resolve) => setTimeout(resolve, 3000));
     const settledMb = memoryMb(child.pid as number, 'VmRSS');
     const search = searches > 0 ? await sequentialSearches({ ...banner, child }, datasets, searches) : undefined;
     return { ms, indexMs, peakMb, settledMb, ...(search === undefined ? {} : { search }) };
   } finally {
     await stop(child);
   }
+}
+
+/**
+ * Starts on `dataDir` `rounds` times per runner, the runners alternated (on a shared machine one start can
+ * be a few hundred milliseconds off): each runner's starts by time to first answer, the median in the middle.
+ */
+export async function alternatedStarts<R extends keyof typeof RUNNERS>(
+  dataDir: string,
+  runners: readonly R[],
+  rounds: number,
+): Promise<Map<R, Started[]>> {
+  const starts = new Map<R, Started[]>(runners.map((runner) => [runner, []]));
+  for (let round = 0; round < rounds; round++)
+    for (const runner of runners) starts.get(runner)?.push(await startup(dataDir, runner, 0, 0, false));
+  for (const list of starts.values()) list.sort((a, b) => a.ms - b.ms);
+  return starts;
 }
