@@ -3,11 +3,15 @@
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { Catalogue } from '../src/store/catalogue.ts';
+import { deferLongLines } from '../src/store/fast-start/lazy-lines.ts';
+import { applyPlan } from '../src/store/fast-start/parallel-replay.ts';
+import { replayPart, transferList } from '../src/store/fast-start/replay-part.ts';
 import { forEachPlannedChange, PlanBuilder } from '../src/store/fast-start/replay-plan.ts';
+import { readRecords } from '../src/store/log-lines.ts';
 import { COLUMN_EDIT_ASPECT, type LoggedChange } from '../src/store/log-record.ts';
 import { nodeLogFileSystem } from '../src/store/node-log-fs.ts';
 import { replayOnOneThread } from '../src/store/replay.ts';
@@ -127,6 +131,61 @@ test('gives the catalogue a one-thread replay gives, on a log that sets the same
     assert.ok(replayed.inWorker, 'the second half went through a plan');
     assert.ok(state(one).entities.length >= 50, `seed ${seed} leaves many entities`);
     assert.equal(state(catalogue), state(one), `seed ${seed}`);
+  }
+});
+
+/** A short log over four entities: sets, removals, column edits, container moves, long lines (values kept as text). */
+function tangledLog(next: () => number): string[] {
+  const pick = (n: number) => Math.floor(next() * n);
+  const change = (seq: number, i: number, long: boolean): unknown => {
+    const urn = `urn:li:dataset:u${pick(4)}`;
+    const aspect = ['p', 'q', 'container', COLUMN_EDIT_ASPECT][pick(4)] as string;
+    const roll = next();
+    if (roll < 0.12) return { urn, aspect, value: null };
+    if (aspect === 'container') return { urn, aspect, value: { container: `urn:li:container:c${pick(3)}` } };
+    if (aspect === COLUMN_EDIT_ASPECT && roll < 0.6)
+      return { urn, aspect, columnEdit: { fieldPath: `f${pick(2)}`, description: `d${seq}.${i}` } };
+    const pad = long ? 'x'.repeat(1400) : '';
+    if (aspect === COLUMN_EDIT_ASPECT)
+      return { urn, aspect, value: { editableSchemaFieldInfo: [{ fieldPath: 'f0', description: `v${seq}${pad}` }] } };
+    return { urn, aspect, value: { seq, i, pad } };
+  };
+  return Array.from({ length: 4 + pick(14) }, (_, n) => {
+    const seq = n + 1;
+    const long = next() < 0.25;
+    const changes = Array.from({ length: long ? 4 : 1 + pick(2) }, (_, i) => change(seq, i, long));
+    // A long line must reach the length from which its values stay text, whatever its changes are.
+    if (long) changes.push({ urn: 'urn:li:dataset:u0', aspect: 'pad', value: { pad: 'y'.repeat(4200) } });
+    return JSON.stringify({
+      seq,
+      time: 1_700_000_000_000 + seq,
+      actor: 'urn:li:corpuser:datahub',
+      op: 'test',
+      changes,
+    });
+  });
+}
+
+test('gives a one-thread replay’s catalogue wherever the log is split, on 150 tangled logs', async () => {
+  const next = seededRandom(31);
+  const path = join(tempDataDir(), 'catalogue.jsonl');
+  for (let round = 0; round < 150; round++) {
+    const lines = tangledLog(next);
+    writeFileSync(path, lines.join('\n') + '\n');
+    const at = 1 + Math.floor(next() * (lines.length - 1));
+    const split = Buffer.byteLength(lines.slice(0, at).join('\n') + '\n');
+    const one = new Catalogue();
+    await replayOnOneThread(path, nodeLogFileSystem, one);
+    // This thread's part as parallel-replay.ts replays it, then the worker's plan, handed over as postMessage would.
+    const two = new Catalogue();
+    await readRecords(nodeLogFileSystem.readChunks(path, { end: split }), deferLongLines(two));
+    const worked = await replayPart({ path, start: split });
+    const answer = structuredClone(worked, { transfer: transferList(worked) });
+    if (answer.kind !== 'done') throw new Error(`round ${round}: ${answer.problem}`);
+    const bytes = readFileSync(path);
+    const texts = answer.plan.lines.map(({ start, bytes: length }) => bytes.toString('utf8', start, start + length));
+    applyPlan(answer.plan, texts, two);
+    assert.equal(state(two), state(one), `round ${round}, split before line ${at + 1}`);
   }
 });
 

@@ -41,8 +41,9 @@ const post = async (chunk: Buffer): Promise<void> => {
   if (++unwritten >= chunksInFlight) await new Promise<void>((resolve) => (room = resolve));
 };
 
-// A failure is thrown on (an unhandled rejection ends the worker with it), reaching the server's thread as an
-// 'error' event. Not top-level await: the worker's module is loaded through CommonJS from the sources.
+// Not top-level await: from the sources the worker's module is loaded through CommonJS. A failure is thrown
+// on outside the promise (an unhandled rejection ends the thread only in node's default mode), so it
+// reaches the server's thread as an 'error' event whatever the flags.
 async function compact(): Promise<void> {
   const fs = nodeLogFileSystem;
   const index = await LogIndex.read(fs, path, end);
@@ -62,4 +63,8 @@ async function compact(): Promise<void> {
   port.postMessage({ done: counts, bytes } satisfies FromWorker);
 }
 
-void compact();
+compact().catch((error: unknown) =>
+  process.nextTick(() => {
+    throw error;
+  }),
+);

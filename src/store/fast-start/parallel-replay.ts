@@ -81,10 +81,7 @@ export function parallelReplay({ fromBytes, warn, start = startWorker }: Paralle
       }
     }
     if (answer.kind === 'bad') throw new BadLine(head.lines + answer.line, answer.problem);
-    forEachPlannedChange(answer.plan, readLines(path, answer.plan.lines), (urn, aspect, value, edit) => {
-      if (edit === null) sink.restore(urn, aspect, value);
-      else restoreChange(sink, { urn, aspect: COLUMN_EDIT_ASPECT, columnEdit: edit });
-    });
+    applyPlan(answer.plan, readLines(path, answer.plan.lines), sink);
     // Structured clone hands the tail over as a plain Uint8Array.
     const { tail } = answer.read;
     return joined(
@@ -94,6 +91,14 @@ export function parallelReplay({ fromBytes, warn, start = startWorker }: Paralle
       true,
     );
   };
+}
+
+/** Applies a plan the worker answered, after everything before its part; `lineTexts` hold its long lines' text. */
+export function applyPlan(plan: ReplayPlan, lineTexts: readonly string[], sink: ReplaySink): void {
+  forEachPlannedChange(plan, lineTexts, (urn, aspect, value, edit) => {
+    if (edit === null) sink.restore(urn, aspect, value);
+    else restoreChange(sink, { urn, aspect: COLUMN_EDIT_ASPECT, columnEdit: edit });
+  });
 }
 
 function joined(head: ReadRecords, rest: ReadRecords, split: number, inWorker: boolean): Replayed {

@@ -14,8 +14,9 @@ export interface ReplayPlan {
   urns: string[];
   aspects: string[];
   /**
-   * OP_WIDTH numbers per change, in log order: urn index, aspect index, value slot, index in its line
-   * (AN_EDIT: the slot's value is a ColumnEdit, to apply to the aspect as replayed before it).
+   * OP_WIDTH numbers per change kept, in log order: urn index, aspect index, value slot, index in its line
+   * (AN_EDIT: the slot's value is a ColumnEdit, to apply to the aspect as replayed before it). A condensed
+   * aspect's one change sits where it was first set and holds its last change's slot and index (see finish).
    */
   ops: Int32Array<ArrayBuffer>;
   values: JsonValue[];

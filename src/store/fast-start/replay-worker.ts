@@ -6,5 +6,12 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { WorkerRequest } from './parallel-replay.ts';
 import { replayPart, transferList } from './replay-part.ts';
 
-// A failure of the work itself is thrown on, reaching the main thread as an 'error' event.
-void replayPart(workerData as WorkerRequest).then((answer) => parentPort?.postMessage(answer, transferList(answer)));
+// A failure of the work itself is thrown on, outside the promise (an unhandled rejection ends the thread
+// only in node's default mode), so it reaches the main thread as an 'error' event whatever the flags.
+replayPart(workerData as WorkerRequest).then(
+  (answer) => parentPort?.postMessage(answer, transferList(answer)),
+  (error: unknown) =>
+    process.nextTick(() => {
+      throw error;
+    }),
+);
