@@ -115,10 +115,12 @@ export class PlanBuilder {
         value = withColumnDescription(before ?? null, change.columnEdit);
       } else value = change.value;
       if (value === null) this.#removes[urnIndex] = true;
+      // A container aspect's every value moves its entity in its containers' lists, so each is handed over,
+      // as the small object it is (the catalogue builds one at once anyway): its line is never read back for it.
+      const container = this.#aspects[aspectIndex] === CONTAINER;
       this.#ops.push(urnIndex, aspectIndex, value === null ? REMOVED : REPLACED, index);
-      this.#pending.push(value === null ? undefined : isColumnEdit(change) ? value : (long ?? value));
-      // A container aspect's every value moves its entity in its containers' lists, so each is handed over.
-      if (previous !== undefined && this.#aspects[aspectIndex] !== CONTAINER) this.#pending[previous] = undefined;
+      this.#pending.push(value === null ? undefined : isColumnEdit(change) || container ? value : (long ?? value));
+      if (previous !== undefined && !container) this.#pending[previous] = undefined;
       latest[aspectIndex] = op;
     }
   }
