@@ -3,12 +3,12 @@
 
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { Catalogue } from '../src/store/catalogue.ts';
 import { deferLongLines } from '../src/store/fast-start/lazy-lines.ts';
-import { applyPlan } from '../src/store/fast-start/parallel-replay.ts';
+import { applyPlan, readLines } from '../src/store/fast-start/parallel-replay.ts';
 import { replayPart, transferList } from '../src/store/fast-start/replay-part.ts';
 import { forEachPlannedChange, PlanBuilder } from '../src/store/fast-start/replay-plan.ts';
 import { readRecords } from '../src/store/log-lines.ts';
@@ -182,9 +182,7 @@ test('gives a one-thread replay’s catalogue wherever the log is split, on 150 
     const worked = await replayPart({ path, start: split });
     const answer = structuredClone(worked, { transfer: transferList(worked) });
     if (answer.kind !== 'done') throw new Error(`round ${round}: ${answer.problem}`);
-    const bytes = readFileSync(path);
-    const texts = answer.plan.lines.map(({ start, bytes: length }) => bytes.toString('utf8', start, start + length));
-    applyPlan(answer.plan, texts, two);
+    applyPlan(answer.plan, readLines(path, answer.plan.lines), two);
     assert.equal(state(two), state(one), `round ${round}, split before line ${at + 1}`);
   }
 });

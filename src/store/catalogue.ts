@@ -4,7 +4,7 @@
 
 import type { JsonValue } from '../aspects/json.ts';
 import type { AspectChange } from './log-record.ts';
-import { ContainerIndex } from './container-index.ts';
+import { CONTAINER_ASPECT, ContainerIndex } from './container-index.ts';
 import { putAspect, urnsOfType } from './entity-aspects.ts';
 import { withSharedLeaves } from './shared-leaves.ts';
 import { nextTurn } from '../next-turn.ts';
@@ -194,7 +194,7 @@ export class Catalogue implements AspectReader {
   // altered (see ContainerIndex.set).
   #put(urn: string, aspect: string, value: StoredValue): string[] {
     const aspects = putAspect(this.#entities, urn, aspect, value);
-    if (aspect !== 'container') return [];
+    if (aspect !== CONTAINER_ASPECT) return [];
     if (aspects === undefined) return this.#containers.set(urn, null);
     // A container aspect is small; one still held as text is built now, since the index needs its value.
     return this.#containers.set(urn, value instanceof LazyValue ? built(aspects, urn, aspect, value) : value);

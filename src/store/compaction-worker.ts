@@ -4,6 +4,7 @@
 import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 
+import { failThread } from '../worker-entry.ts';
 import { ChunkedWriter } from './chunked-writer.ts';
 import { LogIndex } from './log-index.ts';
 import { lineOf } from './log-record.ts';
@@ -41,9 +42,7 @@ const post = async (chunk: Buffer): Promise<void> => {
   if (++unwritten >= chunksInFlight) await new Promise<void>((resolve) => (room = resolve));
 };
 
-// Not top-level await: from the sources the worker's module is loaded through CommonJS. A failure is thrown
-// on outside the promise (an unhandled rejection ends the thread only in node's default mode), so it
-// reaches the server's thread as an 'error' event whatever the flags.
+// A failure ends the thread (failThread), reaching the server's thread as an 'error' event.
 async function compact(): Promise<void> {
   const fs = nodeLogFileSystem;
   const index = await LogIndex.read(fs, path, end);
@@ -63,8 +62,4 @@ async function compact(): Promise<void> {
   port.postMessage({ done: counts, bytes } satisfies FromWorker);
 }
 
-compact().catch((error: unknown) =>
-  process.nextTick(() => {
-    throw error;
-  }),
-);
+compact().catch(failThread);

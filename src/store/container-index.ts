@@ -3,6 +3,9 @@
 
 import { isJsonObject, type JsonValue } from '../aspects/json.ts';
 
+/** The aspect this index follows; every change to it moves its entity in a container's list. */
+export const CONTAINER_ASPECT = 'container';
+
 const NONE: ReadonlySet<string> = new Set();
 
 export class ContainerIndex {

@@ -4,6 +4,7 @@
 
 import { LazyValue, type StoredChange, type StoredValue } from '../catalogue.ts';
 import { ColumnEditChange } from '../column-edit.ts';
+import { CONTAINER_ASPECT } from '../container-index.ts';
 import type { JsonValue } from '../../aspects/json.ts';
 import { isColumnEdit, parseLogRecord, type AspectChange, type LoggedRecord, type LogRecord } from '../log-record.ts';
 import { restoreChange, type ReplaySink } from '../replay.ts';
@@ -215,7 +216,7 @@ export function heldAsText(record: LogRecord, line: string = JSON.stringify(reco
   if (line.length < DEFERRED_LINE_CHARS) return record.changes;
   const held = new ReplayedLine(line, record.changes.length);
   return record.changes.map((change, index) =>
-    change.value === null || change instanceof ColumnEditChange || change.aspect === 'container'
+    change.value === null || change instanceof ColumnEditChange || change.aspect === CONTAINER_ASPECT
       ? change
       : { urn: change.urn, aspect: change.aspect, value: new DeferredValue(held, index) },
   );

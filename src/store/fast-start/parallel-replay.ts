@@ -137,7 +137,7 @@ function splitPoint(path: string, size: number): number | null {
 }
 
 /** The text of each line at `lines`, which the worker read and checked as UTF-8 already. */
-function readLines(path: string, lines: ReplayPlan['lines']): string[] {
+export function readLines(path: string, lines: ReplayPlan['lines']): string[] {
   if (lines.length === 0) return [];
   const fd = openSync(path, 'r');
   try {

@@ -6,6 +6,7 @@
 import type { StoredValue } from '../catalogue.ts';
 import type { JsonValue } from '../../aspects/json.ts';
 import { withColumnDescription } from '../column-edit.ts';
+import { CONTAINER_ASPECT } from '../container-index.ts';
 import { isColumnEdit, type ColumnEdit, type LoggedChange } from '../log-record.ts';
 import { DEFERRED_LINE_CHARS, DeferredValue, ReplayedLine } from './lazy-lines.ts';
 
@@ -32,7 +33,6 @@ const REMOVED = -2;
 const FIRST_LINE = -3;
 // In the fourth field: the change is a column edit.
 const AN_EDIT = -1;
-const CONTAINER = 'container';
 
 /**
  * What a change replaced later in the same plan is applied as, so entities and aspects keep the order
@@ -78,9 +78,9 @@ export class PlanBuilder {
   // By urn index, then aspect index: the number of the latest change (arrays: one string lookup per change).
   readonly #latest: number[][] = [];
   // By urn index: the entity has a removal in the plan. By urn, then aspect index: the aspect has an edit
-  // the catalogue's side applies. Either keeps every change of it in the plan (see finish).
+  // the catalogue's side applies, or is a container aspect. Either keeps every change of it (see finish).
   readonly #removes: boolean[] = [];
-  readonly #edited: boolean[][] = [];
+  readonly #keepsEvery: boolean[][] = [];
 
   constructor(base: number) {
     this.#base = base;
@@ -107,7 +107,7 @@ export class PlanBuilder {
           // precedes it, which stays in the plan however it is marked (nothing here replaces it).
           this.#ops.push(urnIndex, aspectIndex, REPLACED, AN_EDIT);
           this.#pending.push(new PendingEdit(change.columnEdit));
-          (this.#edited[urnIndex] ??= [])[aspectIndex] = true;
+          (this.#keepsEvery[urnIndex] ??= [])[aspectIndex] = true;
           latest[aspectIndex] = op;
           continue;
         }
@@ -117,7 +117,8 @@ export class PlanBuilder {
       if (value === null) this.#removes[urnIndex] = true;
       // A container aspect's every value moves its entity in its containers' lists, so each is handed over,
       // as the small object it is (the catalogue builds one at once anyway): its line is never read back for it.
-      const container = this.#aspects[aspectIndex] === CONTAINER;
+      const container = this.#aspects[aspectIndex] === CONTAINER_ASPECT;
+      if (container) (this.#keepsEvery[urnIndex] ??= [])[aspectIndex] = true;
       this.#ops.push(urnIndex, aspectIndex, value === null ? REMOVED : REPLACED, index);
       this.#pending.push(value === null ? undefined : isColumnEdit(change) || container ? value : (long ?? value));
       if (previous !== undefined && !container) this.#pending[previous] = undefined;
@@ -145,7 +146,7 @@ export class PlanBuilder {
       const aspectIndex = this.#ops[at + 1] as number;
       const pending = this.#pending[op];
       const slot = pending === undefined ? (this.#ops[at + 2] as number) : this.#slot(pending, values, lines);
-      if (this.#removes[urnIndex] !== true && this.#edited[urnIndex]?.[aspectIndex] !== true) {
+      if (this.#removes[urnIndex] !== true && this.#keepsEvery[urnIndex]?.[aspectIndex] !== true) {
         const kept = keptAt[urnIndex]?.[aspectIndex];
         if (kept !== undefined) {
           // Only the last change still holds a value, and none is a removal: that one is the value kept.
@@ -155,7 +156,7 @@ export class PlanBuilder {
           }
           continue;
         }
-        if (this.#aspects[aspectIndex] !== CONTAINER) (keptAt[urnIndex] ??= [])[aspectIndex] = ops.length;
+        (keptAt[urnIndex] ??= [])[aspectIndex] = ops.length;
       }
       ops.push(urnIndex, aspectIndex, slot, this.#ops[at + 3] as number);
     }

@@ -4,14 +4,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 
 import type { WorkerRequest } from './parallel-replay.ts';
+import { failThread } from '../../worker-entry.ts';
 import { replayPart, transferList } from './replay-part.ts';
 
-// A failure of the work itself is thrown on, outside the promise (an unhandled rejection ends the thread
-// only in node's default mode), so it reaches the main thread as an 'error' event whatever the flags.
+// A failure of the work itself ends the thread, reaching the main thread as an 'error' event.
 replayPart(workerData as WorkerRequest).then(
   (answer) => parentPort?.postMessage(answer, transferList(answer)),
-  (error: unknown) =>
-    process.nextTick(() => {
-      throw error;
-    }),
+  failThread,
 );
