@@ -40,8 +40,10 @@ export function log(line: string): void {
 
 // As `npm start` runs node: a young generation of 32 MB per semi-space (V8's default is 16) halves the
 // scavenges under load (measured +5-12% durable writes and more on the mixed load), and node's own code on
-// large pages where Linux offers them (see test/bench/NOTES.md). Every server gets both, references included.
-export const NODE_FLAGS = ['--max-semi-space-size=32', '--use-largepages=silent'];
+// large pages where Linux offers them. Unlike `npm start`, single-threaded garbage collection: each server
+// here is confined to one core, where V8's helper threads can only take turns with the one serving (the
+// compaction row's p99 16-18 against 22-30 ms; see test/bench/NOTES.md). Every server, references included.
+export const NODE_FLAGS = ['--max-semi-space-size=32', '--use-largepages=silent', '--single-threaded-gc'];
 
 /** minihub's address and root token from its banner, once the banner is whole (its `try` line); else null. */
 export function bannerOf(out: string): { url: string; token: string } | null {
