@@ -1,5 +1,5 @@
 // The count of responses in flight that closing minihub waits for: it drains when the last one closes,
-// or when its grace period ends.
+// or when its grace period ends, fake timers or not.
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -7,6 +7,7 @@ import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 
 import { InFlight } from '../src/http/in-flight.ts';
+import { withFakeTimers } from './fixtures/fake-timers.ts';
 
 // Long enough that no test ends by it unless it means to; short enough that a failing test's timer
 // does not hold the run for long.
@@ -74,6 +75,15 @@ test('gives up waiting after the grace period', async () => {
     new Promise<boolean>((resolve) => setTimeout(resolve, GRACE_MS, false).unref()),
   ]);
   assert.ok(gaveUp, 'drained() resolved after its grace period');
+  assert.ok(performance.now() - started >= 15);
+});
+
+test("gives up after the grace period under a test suite's fake timers too", async () => {
+  const inFlight = new InFlight();
+  inFlight.track(response());
+  const started = performance.now();
+  // Fails after 1 s of real time if the grace period waits on the faked global setTimeout.
+  await withFakeTimers(() => inFlight.drained(20), 1000);
   assert.ok(performance.now() - started >= 15);
 });
 

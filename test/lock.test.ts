@@ -11,6 +11,7 @@ import { join } from 'node:path';
 
 import { acquireLock, LOCK_FILE } from '../src/store/lock.ts';
 import { probeProcess, readProcStat, statFields, type StatReader } from '../src/store/owner-probe.ts';
+import { withFakeTimers } from './fixtures/fake-timers.ts';
 import { tempDataDir } from './fixtures/server.ts';
 
 const LINUX = existsSync('/proc/self/stat');
@@ -193,6 +194,34 @@ lock('waits for an owner that dies meanwhile, then takes the lock', async () => 
     owner.kill('SIGKILL');
   }
 });
+
+lock(
+  "waits and gives up as long under a test suite's fake timers (the global timers held, the clocks still)",
+  async () => {
+    const dir = tempDataDir();
+    const owner = await sleeper();
+    const text = LINUX ? `${owner.pid}\n${startTimeOf(owner.pid)}\n` : `${owner.pid}\n`;
+    try {
+      writeLock(dir, text);
+      // Timed out here: refusal()'s own clock is the faked one.
+      const started = performance.now();
+      const { message } = await withFakeTimers(() => refusal(dir, 200), 2000);
+      const ms = performance.now() - started;
+      assert.match(message, new RegExp(`in use by minihub process ${owner.pid} \\(lock file `));
+      assert.ok(ms >= 190, `refused after ${ms.toFixed(0)} ms, before the 200 ms wait was over`);
+      const killer = setTimeout(() => owner.kill('SIGKILL'), 300);
+      try {
+        const release = await withFakeTimers(() => acquireLock(dir, { waitMs: 5000 }), 3000);
+        assert.is(lockText(dir).split('\n')[0], String(process.pid));
+        release();
+      } finally {
+        clearTimeout(killer);
+      }
+    } finally {
+      owner.kill('SIGKILL');
+    }
+  },
+);
 
 lock('without /proc to read, a live pid is refused whatever its start time and a dead one taken over', async () => {
   const dir = tempDataDir();

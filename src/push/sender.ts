@@ -2,6 +2,8 @@
 // retrying with backoff on 429, 5xx and connection failures; any other refusal fails at once. Knows HTTP,
 // never the catalogue; it prints nothing.
 
+import { setTimeout } from 'node:timers';
+
 import { VERSION } from '../version.ts';
 
 export interface SenderOptions {

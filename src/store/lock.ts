@@ -4,6 +4,10 @@
 
 import { linkSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+// node:timers' own, not the globals a test suite's fake timers replace (see next-turn.ts): a start waiting for
+// another process's lock still polls, and still gives up.
+import { setTimeout } from 'node:timers';
 
 import { MinihubError } from '../errors.ts';
 import { isStale, readOwner, removeStale } from './lock-takeover.ts';
@@ -33,7 +37,7 @@ export async function acquireLock(dir: string, options: LockOptions = {}): Promi
   // Written beside the lock and linked into place, so the lock never exists without its pid in it.
   const draft = join(dir, `.${LOCK_FILE}.${process.pid}`);
   writeFileSync(draft, mine, { mode: 0o600 });
-  const giveUpAt = Date.now() + waitMs;
+  const giveUpAt = performance.now() + waitMs;
   try {
     for (let takeovers = 0; takeovers < TAKEOVERS;) {
       try {
@@ -58,7 +62,7 @@ export async function acquireLock(dir: string, options: LockOptions = {}): Promi
         continue;
       }
       // This process holds it: waiting would only wait for ourselves.
-      if (owner.pid === process.pid || Date.now() >= giveUpAt) throw locked(dir, path, owner.pid);
+      if (owner.pid === process.pid || performance.now() >= giveUpAt) throw locked(dir, path, owner.pid);
       // A live owner may be dying (killed, or closing after SIGTERM): give it a moment.
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
