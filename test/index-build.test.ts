@@ -4,6 +4,8 @@
 
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { performance as realClock } from 'node:perf_hooks';
+import { setImmediate as realSetImmediate } from 'node:timers';
 
 import * as assert from 'uvu/assert';
 import { suite } from 'uvu';
@@ -18,6 +20,7 @@ import { createSearchEngine, type SearchEngine } from '../src/search/search-engi
 import { DEFERRED_LINE_CHARS } from '../src/store/fast-start/lazy-lines.ts';
 import { Store } from '../src/store/store.ts';
 import { openInProcess } from './fixtures/in-process.ts';
+import { withFakeTimers } from './fixtures/fake-timers.ts';
 import { countingLineBuilds } from './fixtures/line-builds.ts';
 import { tempDataDir } from './fixtures/server.ts';
 import { ORDERS, searchCatalogue } from './fixtures/search-catalogue.ts';
@@ -102,6 +105,31 @@ test('documents laid out over many small chunks answer as one put each', async (
   change(engine, 300);
   change(reference, 300);
   assert.equal(answers(engine), answers(reference));
+});
+
+test("work in slices still gives the event loop its turns under a test suite's fake timers", async () => {
+  // 60 ms of steps in slices of 5 ms: about a dozen turns of the event loop between them, counted by a
+  // callback that queues itself on node:timers for as long as the work lasts.
+  function* steps(): Generator<void, number> {
+    const end = realClock.now() + 60;
+    let count = 0;
+    for (; realClock.now() < end; count++) yield;
+    return count;
+  }
+  let turns = 0;
+  let working = true;
+  const turn = (): void => {
+    turns++;
+    if (working) realSetImmediate(turn);
+  };
+  turn();
+  const during = await withFakeTimers(async () => {
+    const before = turns;
+    await sliced(steps(), 5);
+    return turns - before;
+  }, 2000);
+  working = false;
+  assert.ok(during >= 4, `${during} turns of the event loop during 60 ms of work in slices of 5 ms`);
 });
 
 test('a build on a worker thread answers as one on this thread', async () => {

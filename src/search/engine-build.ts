@@ -3,6 +3,8 @@
 // lays out on a worker thread (build-worker.ts) while this one reads the catalogue; its texts go there in
 // batches and the typed arrays come back without a copy. It never reads the catalogue itself.
 
+// node:perf_hooks' own clock, not the global `performance` a test suite's fake timers stop: a slice still ends.
+import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 
 import { workerEntry } from '../worker-entry.ts';

@@ -4,6 +4,7 @@
 // entities are noted as they are applied and re-indexed before the next question, so a write is searchable
 // by the next request.
 
+// node:perf_hooks' own clock, not the global `performance` a test suite's fake timers stop: a slice still ends.
 import { performance } from 'node:perf_hooks';
 
 import type { AspectReader, Catalogue } from '../store/catalogue.ts';

@@ -2,6 +2,9 @@
 // version counters the response cache checks, plus a batch's staged changes over it. It knows nothing of
 // files, threads, HTTP or GraphQL (the cache's recording reader lives with the cache); it holds and applies changes.
 
+// node:perf_hooks' own clock, not the global `performance` a test suite's fake timers stop: a slice still ends.
+import { performance } from 'node:perf_hooks';
+
 import type { JsonValue } from '../aspects/json.ts';
 import type { AspectChange } from './log-record.ts';
 import { CONTAINER_ASPECT, ContainerIndex } from './container-index.ts';

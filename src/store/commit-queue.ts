@@ -2,6 +2,9 @@
 // (group commit), and maintenance jobs (compaction, reset) run between two batches, never inside one.
 // It never builds, writes or applies a change itself: the store is given each batch to do that.
 
+// node:perf_hooks' own clock, not the global `performance` a test suite's fake timers stop.
+import { performance } from 'node:perf_hooks';
+
 import { MinihubError } from '../errors.ts';
 import type { AspectChange } from './catalogue.ts';
 import type { ChangeBuilder } from './store-options.ts';

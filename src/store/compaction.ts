@@ -2,6 +2,9 @@
 // (a snapshot kept by saving an entity's aspects before a commit first changes it), preceded by the
 // change history, in slices that give the event loop back every few milliseconds. It writes no file.
 
+// node:perf_hooks' own clock, not the global `performance` a test suite's fake timers stop: a slice still ends.
+import { performance } from 'node:perf_hooks';
+
 import type { JsonValue } from '../aspects/json.ts';
 import { MinihubError } from '../errors.ts';
 import type { Catalogue } from './catalogue.ts';
