@@ -5,7 +5,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance as realClock } from 'node:perf_hooks';
-import { setImmediate as realSetImmediate } from 'node:timers';
 
 import * as assert from 'uvu/assert';
 import { suite } from 'uvu';
@@ -20,7 +19,7 @@ import { createSearchEngine, type SearchEngine } from '../src/search/search-engi
 import { DEFERRED_LINE_CHARS } from '../src/store/fast-start/lazy-lines.ts';
 import { Store } from '../src/store/store.ts';
 import { openInProcess } from './fixtures/in-process.ts';
-import { withFakeTimers } from './fixtures/fake-timers.ts';
+import { turnsUnderFakeTimers } from './fixtures/fake-timers.ts';
 import { countingLineBuilds } from './fixtures/line-builds.ts';
 import { tempDataDir } from './fixtures/server.ts';
 import { ORDERS, searchCatalogue } from './fixtures/search-catalogue.ts';
@@ -108,27 +107,14 @@ test('documents laid out over many small chunks answer as one put each', async (
 });
 
 test("work in slices still gives the event loop its turns under a test suite's fake timers", async () => {
-  // 60 ms of steps in slices of 5 ms: about a dozen turns of the event loop between them, counted by a
-  // callback that queues itself on node:timers for as long as the work lasts.
+  // 60 ms of steps in slices of 5 ms: about a dozen turns of the event loop between them.
   function* steps(): Generator<void, number> {
     const end = realClock.now() + 60;
     let count = 0;
     for (; realClock.now() < end; count++) yield;
     return count;
   }
-  let turns = 0;
-  let working = true;
-  const turn = (): void => {
-    turns++;
-    if (working) realSetImmediate(turn);
-  };
-  turn();
-  const during = await withFakeTimers(async () => {
-    const before = turns;
-    await sliced(steps(), 5);
-    return turns - before;
-  }, 2000);
-  working = false;
+  const [, during] = await turnsUnderFakeTimers(() => sliced(steps(), 5), 2000);
   // The work in one go gives none; a loaded machine may give fewer than a dozen.
   assert.ok(during >= 2, `${during} turns of the event loop during 60 ms of work in slices of 5 ms`);
 });

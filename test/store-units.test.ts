@@ -5,7 +5,6 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { join } from 'node:path';
 import { performance as realClock } from 'node:perf_hooks';
-import { setImmediate as realSetImmediate } from 'node:timers';
 
 import { Catalogue, LazyValue, StagedChanges } from '../src/store/catalogue.ts';
 import { CommitQueue, type PendingCommit } from '../src/store/commit-queue.ts';
@@ -22,7 +21,7 @@ import { parseLogRecord, type LogRecord } from '../src/store/log-record.ts';
 import { replayOnOneThread } from '../src/store/replay.ts';
 import { Store } from '../src/store/store.ts';
 import { MemoryFileSystem } from './fixtures/memory-fs.ts';
-import { withFakeTimers } from './fixtures/fake-timers.ts';
+import { turnsUnderFakeTimers } from './fixtures/fake-timers.ts';
 import { tempDataDir } from './fixtures/server.ts';
 
 const PATH = '/memory/catalogue.jsonl';
@@ -345,19 +344,7 @@ class SlowlyMeasuredValue extends LazyValue {
 catalogue("measuring the live state still yields in slices under a test suite's fake timers", async () => {
   const c = new Catalogue();
   for (let i = 0; i < 2048; i++) c.restore(`urn:li:tag:t${i}`, 'tagProperties', new SlowlyMeasuredValue());
-  let turns = 0;
-  let measuring = true;
-  const turn = (): void => {
-    turns++;
-    if (measuring) realSetImmediate(turn);
-  };
-  turn();
-  const [bytes, during] = await withFakeTimers(async () => {
-    const before = turns;
-    const measured = await c.measureLogBytes(2);
-    return [measured, turns - before];
-  }, 3000);
-  measuring = false;
+  const [bytes, during] = await turnsUnderFakeTimers(() => c.measureLogBytes(2), 3000);
   assert.is(bytes, 2048 * 100);
   // Measured in one go (a clock that stands still never ends a slice), it gives the event loop no turn.
   assert.ok(during >= 2, `${during} turns of the event loop while measuring for ~40 ms in slices of 2 ms`);
