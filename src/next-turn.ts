@@ -1,8 +1,8 @@
-// Waiting for the next turn of the event loop, on node:timers' own setImmediate: the global one is what a test
-// suite's fake timers replace (jest's, vitest's, sinon's), and minihub runs inside such suites. It schedules
-// nothing by itself; long work yields with it, and answers and refusals wait for a turn's end with it.
+// Waiting for the next turn of the event loop, on node:timers' own setImmediate (own-timers.ts: never the global
+// a test suite's fake timers replace). It schedules nothing by itself; long work yields with it, and answers and
+// refusals wait for a turn's end with it.
 
-import { setImmediate } from 'node:timers';
+import { setImmediate } from './own-timers.ts';
 
 /** Resolves on the next turn of the event loop, once this turn's I/O callbacks have run. */
 export function nextTurn(): Promise<void> {

@@ -1,6 +1,6 @@
-// The worker threads as `npm start` starts them, from the TypeScript sources through tsx (each one's
-// `NAME-tsx.mjs` entry): npm test runs its suites from a compiled copy, whose workers are compiled too,
-// so this is where the sources' entries are tried. One child process, run by test/fixtures/source-workers.ts.
+// The worker threads as `npm start` starts them, from the TypeScript sources through tsx (src/tsx-worker.mjs,
+// then each one's module): npm test runs its suites from a compiled copy, whose workers are compiled too,
+// so this is where the sources' entry is tried. One child process, run by test/fixtures/source-workers.ts.
 
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';

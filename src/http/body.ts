@@ -2,9 +2,8 @@
 // so a huge upload costs no memory; the caller closes the connection with closeAfterAnswer().
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-// node:timers' own, not the globals a test suite's fake timers replace (see next-turn.ts).
-import { clearTimeout, setTimeout } from 'node:timers';
 
+import { clearTimeout, setTimeout } from '../own-timers.ts';
 import { HttpError } from './exchange.ts';
 
 function tooLarge(limit: number): HttpError {

@@ -4,9 +4,8 @@
 
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-// node:timers' own, not the globals a test suite's fake timers replace (see next-turn.ts).
-import { clearTimeout, setTimeout } from 'node:timers';
 
+import { clearTimeout, setTimeout } from '../own-timers.ts';
 import { closeAfterAnswer } from './body.ts';
 import { HttpError, pathOf } from './exchange.ts';
 import { sendHttpError } from './reply.ts';

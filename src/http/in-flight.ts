@@ -2,8 +2,8 @@
 // It only counts; it never ends or destroys a response, and it keeps no reference to one.
 
 import type { ServerResponse } from 'node:http';
-// node:timers' own, not the globals a test suite's fake timers replace (see next-turn.ts): closing still ends.
-import { clearTimeout, setTimeout } from 'node:timers';
+
+import { clearTimeout, setTimeout } from '../own-timers.ts';
 
 export class InFlight {
   // A count, not a Set of the responses: with a Set that lived as long as the server, every request's

@@ -2,8 +2,7 @@
 // retrying with backoff on 429, 5xx and connection failures; any other refusal fails at once. Knows HTTP,
 // never the catalogue; it prints nothing.
 
-import { setTimeout } from 'node:timers';
-
+import { sleep as wait } from '../own-timers.ts';
 import { VERSION } from '../version.ts';
 
 export interface SenderOptions {
@@ -42,7 +41,7 @@ export function headersFor(token: string | undefined): Record<string, string> {
 /** POSTs `body` until it is acknowledged (2xx) or fails for good; returns how many attempts it took. */
 export async function sendBatch(body: string, options: SenderOptions): Promise<number> {
   const { url, token, retries, timeoutMs = 120_000 } = options;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const sleep = options.sleep ?? wait;
   for (let attempt = 0; ; attempt++) {
     let wait: number;
     let why: string;

@@ -3,8 +3,6 @@
 // lays out on a worker thread (build-worker.ts) while this one reads the catalogue; its texts go there in
 // batches and the typed arrays come back without a copy. It never reads the catalogue itself.
 
-// node:perf_hooks' own clock, not the global `performance` a test suite's fake timers stop: a slice still ends.
-import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 
 import { workerEntry } from '../worker-entry.ts';
@@ -14,6 +12,7 @@ import { IndexBuilder, type LaidOut } from './index-builder.ts';
 import { InvertedIndex } from './inverted-index.ts';
 import type { SearchEngine } from './search-engine.ts';
 import { nextTurn } from '../next-turn.ts';
+import { performance } from '../own-timers.ts';
 
 /** Bytes of text sent to the worker at once: few messages, little text waiting on either side. */
 const BATCH_BYTES = 1 << 20;
@@ -111,7 +110,7 @@ interface BuildWorker {
 }
 
 function startWorker(): BuildWorker {
-  const worker = new Worker(workerEntry(import.meta.url, 'build-worker'));
+  const worker = new Worker(...workerEntry(import.meta.url, 'build-worker'));
   // An idle worker never keeps the process alive: a server that stops mid-build just ends.
   worker.unref();
   let unanswered = 0;

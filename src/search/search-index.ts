@@ -4,9 +4,6 @@
 // entities are noted as they are applied and re-indexed before the next question, so a write is searchable
 // by the next request.
 
-// node:perf_hooks' own clock, not the global `performance` a test suite's fake timers stop: a slice still ends.
-import { performance } from 'node:perf_hooks';
-
 import type { AspectReader, Catalogue } from '../store/catalogue.ts';
 import type { Store } from '../store/store.ts';
 import { searchDocument, type FacetValues } from './documents.ts';
@@ -15,6 +12,7 @@ import { FacetPool } from './facet-pool.ts';
 import type { DocumentText } from './fields.ts';
 import { createSearchEngine, type SearchEngine } from './search-engine.ts';
 import { nextTurn } from '../next-turn.ts';
+import { performance } from '../own-timers.ts';
 
 /** How long the build indexes before it lets the event loop answer requests again, in milliseconds. */
 const BUILD_SLICE_MS = 10;

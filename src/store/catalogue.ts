@@ -2,15 +2,13 @@
 // version counters the response cache checks, plus a batch's staged changes over it. It knows nothing of
 // files, threads, HTTP or GraphQL (the cache's recording reader lives with the cache); it holds and applies changes.
 
-// node:perf_hooks' own clock, not the global `performance` a test suite's fake timers stop: a slice still ends.
-import { performance } from 'node:perf_hooks';
-
 import type { JsonValue } from '../aspects/json.ts';
 import type { AspectChange } from './log-record.ts';
 import { CONTAINER_ASPECT, ContainerIndex } from './container-index.ts';
 import { putAspect, urnsOfType } from './entity-aspects.ts';
 import { withSharedLeaves } from './shared-leaves.ts';
 import { nextTurn } from '../next-turn.ts';
+import { performance } from '../own-timers.ts';
 
 // Defined with the log's record format; re-exported because every reader of the catalogue meets it here.
 export type { AspectChange } from './log-record.ts';

@@ -2,13 +2,11 @@
 // (group commit), and maintenance jobs (compaction, reset) run between two batches, never inside one.
 // It never builds, writes or applies a change itself: the store is given each batch to do that.
 
-// node:perf_hooks' own clock, not the global `performance` a test suite's fake timers stop.
-import { performance } from 'node:perf_hooks';
-
 import { MinihubError } from '../errors.ts';
 import type { AspectChange } from './catalogue.ts';
 import type { ChangeBuilder } from './store-options.ts';
 import { nextTurn } from '../next-turn.ts';
+import { performance } from '../own-timers.ts';
 
 /** One commit waiting for its batch: what it changes, and how to answer whoever asked. */
 export interface PendingCommit {

@@ -50,7 +50,7 @@ export async function* compactedLinesInWorker(
   if (stopped()) throw new Error('the store is closing');
   const { path, end, lastSeq, maxChunkBytes = MAX_CHUNK_BYTES } = request;
   const workerData: WorkerRequest = { path, end, lastSeq, maxChunkBytes, nice: COMPACTION_NICE, chunksInFlight: 4 };
-  const worker = new Worker(workerEntry(import.meta.url, 'compaction-worker'), { workerData });
+  const worker = new Worker(...workerEntry(import.meta.url, 'compaction-worker', { workerData }));
   const chunks: Uint8Array[] = [];
   let received = 0;
   let done: CompactedCounts | null = null;

@@ -2,9 +2,6 @@
 // (a snapshot kept by saving an entity's aspects before a commit first changes it), preceded by the
 // change history, in slices that give the event loop back every few milliseconds. It writes no file.
 
-// node:perf_hooks' own clock, not the global `performance` a test suite's fake timers stop: a slice still ends.
-import { performance } from 'node:perf_hooks';
-
 import type { JsonValue } from '../aspects/json.ts';
 import { MinihubError } from '../errors.ts';
 import type { Catalogue } from './catalogue.ts';
@@ -12,6 +9,7 @@ import type { CompactionReport } from './store-options.ts';
 import { MAX_CHUNK_BYTES } from './chunked-writer.ts';
 import { joinedLine, SYSTEM_ACTOR, type AspectChange, type LogRecord, type RecordOrLine } from './log-record.ts';
 import { nextTurn } from '../next-turn.ts';
+import { performance } from '../own-timers.ts';
 
 // The longest stretch a compaction holds the event loop between two turns, in milliseconds (see test/bench/NOTES.md).
 const SLICE_MS = 5;

@@ -4,12 +4,9 @@
 
 import { linkSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
-// node:timers' own, not the globals a test suite's fake timers replace (see next-turn.ts): a start waiting for
-// another process's lock still polls, and still gives up.
-import { setTimeout } from 'node:timers';
 
 import { MinihubError } from '../errors.ts';
+import { performance, sleep } from '../own-timers.ts';
 import { isStale, readOwner, removeStale } from './lock-takeover.ts';
 import { ownStartTime, type StatReader } from './owner-probe.ts';
 
@@ -57,14 +54,14 @@ export async function acquireLock(dir: string, options: LockOptions = {}): Promi
       if (isStale(owner, HELD.has(path), readStat)) {
         const outcome = removeStale(path, path, owner, draft, readStat, 0);
         // Another process is removing it right now (that takes microseconds): let it finish.
-        if (outcome === 'busy') await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+        if (outcome === 'busy') await sleep(POLL_MS);
         takeovers++;
         continue;
       }
       // This process holds it: waiting would only wait for ourselves.
       if (owner.pid === process.pid || performance.now() >= giveUpAt) throw locked(dir, path, owner.pid);
       // A live owner may be dying (killed, or closing after SIGTERM): give it a moment.
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      await sleep(POLL_MS);
     }
     throw new MinihubError('STORE_LOCKED', `could not take the lock ${path}: other processes keep taking it`);
   } finally {

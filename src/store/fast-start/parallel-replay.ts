@@ -154,7 +154,7 @@ export function readLines(path: string, lines: ReplayPlan['lines']): string[] {
 }
 
 function startWorker(request: WorkerRequest): ReplayWorker {
-  const worker = new Worker(workerEntry(import.meta.url, 'replay-worker'), { workerData: request });
+  const worker = new Worker(...workerEntry(import.meta.url, 'replay-worker', { workerData: request }));
   const answer = new Promise<WorkerAnswer>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
