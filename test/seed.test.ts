@@ -153,7 +153,7 @@ library.run();
 
 const killed = suite('serve --seed killed with SIGKILL at a random moment');
 
-const DATASETS = 6000;
+const DATASETS = 3000;
 
 killed('the next start with the same seed completes it; one without it refuses in one line', async () => {
   const dataDir = tempDataDir();

@@ -23,7 +23,7 @@ import type { AspectReader, Catalogue } from '../store/catalogue.ts';
 import type { JsonObject } from '../aspects/json.ts';
 import { searchIndexOf } from '../search/search-index.ts';
 import { costRule } from './cost-rule.ts';
-import { DocumentCache, type OperationFacts } from './document-cache.ts';
+import { DocumentCache, ValidatedDocuments, type OperationFacts } from './document-cache.ts';
 import { directMutation, settledRoot } from './direct-mutation.ts';
 import { fastVariables, withPassThrough, type FastVariables } from './fast-variables.ts';
 import { formatError, type ErrorEntry, type ErrorPhase } from './format-error.ts';
@@ -44,6 +44,8 @@ export interface GraphQLResponse {
 
 // A dense document's AST takes ~80 bytes per character of its text: 512 Ki characters bound the cache near 40 MB.
 const DOCUMENT_CACHE = { maxEntries: 1000, maxChars: 512 * 1024, maxQueryChars: 64 * 1024 };
+/** One per process, as the schema is: its documents are shared with the servers' own caches, not copied. */
+export const validatedDocuments = new ValidatedDocuments(DOCUMENT_CACHE);
 
 /**
  * Who records what a query reads (the response cache). Asked once per document and operation whether
@@ -78,6 +80,14 @@ export interface ExecutionOutcome<Seen = never> {
 
 export type NotAQuery = 'mutation' | 'subscription';
 
+/** Why a query's document cannot run: it did not parse, or did not pass validation. */
+interface RefusedDocument {
+  errors: readonly GraphQLError[];
+  phase: ErrorPhase;
+  /** The first root field of a document that parsed, for the request log. */
+  operation: string | null;
+}
+
 export interface RunOptions {
   /** Run queries only (GraphQL over HTTP: a GET must not change anything, nor open a stream). */
   queriesOnly?: boolean;
@@ -90,12 +100,15 @@ export class GraphQLExecutor<Recorder extends AspectReader = AspectReader, Seen 
   readonly #cache = new DocumentCache(DOCUMENT_CACHE);
   readonly #costRules: readonly ValidationRule[];
   readonly #maxTokens: number;
+  // The limits parse and validation apply, as a key of validatedDocuments.
+  readonly #rules: string;
   readonly #logUnexpected: (error: unknown) => void;
   readonly #watch: ReadWatch<Recorder, Seen> | null;
 
   constructor(limits: Limits, logUnexpected: (error: unknown) => void, watch: ReadWatch<Recorder, Seen> | null = null) {
     this.#costRules = [costRule(limits)];
     this.#maxTokens = limits.maxTokens;
+    this.#rules = `${limits.maxTokens} ${limits.maxDepth} ${limits.maxFields} ${limits.maxAliases}`;
     this.#logUnexpected = logUnexpected;
     this.#watch = watch;
   }
@@ -113,25 +126,8 @@ export class GraphQLExecutor<Recorder extends AspectReader = AspectReader, Seen 
         : null;
     let cached = this.#cache.get(params.query);
     if (cached === undefined) {
-      let document: DocumentNode;
-      try {
-        document = parse(params.query, { maxTokens: this.#maxTokens });
-      } catch (error) {
-        if (error instanceof GraphQLError && error.message.includes(' tokens. Parsing aborted.')) {
-          const tooLong = new GraphQLError(
-            `Syntax Error: the document has more than ${this.#maxTokens} tokens (the maxTokens limit).`,
-            { source: error.source, positions: error.positions },
-          );
-          return this.#failure([tooLong], 'syntax', named);
-        }
-        if (error instanceof GraphQLError) return this.#failure([error], 'syntax', named);
-        // graphql-js parses recursively: a document nested deep enough within maxTokens exhausts the stack.
-        if (error instanceof RangeError)
-          return this.#failure([new GraphQLError('Syntax Error: the document nests too deeply.')], 'syntax', named);
-        throw error;
-      }
-      const errors = this.#validate(document);
-      if (errors.length > 0) return this.#failure(errors, 'validation', named ?? firstRootField(document, null));
+      const document = validatedDocuments.get(this.#rules, params.query) ?? this.#parseAndValidate(params.query);
+      if (!('kind' in document)) return this.#failure(document.errors, document.phase, named ?? document.operation);
       cached = { document, operations: new Map() };
       this.#cache.set(params.query, cached);
     }
@@ -230,6 +226,35 @@ export class GraphQLExecutor<Recorder extends AspectReader = AspectReader, Seen 
       return { response: { errors, ...response }, read: null, requestError: false, operation, notAQuery: null };
     }
     return { response, read, requestError: false, operation, notAQuery: null };
+  }
+
+  /** The query's document once it parsed and passed validation (then shared, see validatedDocuments), or why not. */
+  #parseAndValidate(query: string): DocumentNode | RefusedDocument {
+    let document: DocumentNode;
+    try {
+      document = parse(query, { maxTokens: this.#maxTokens });
+    } catch (error) {
+      if (error instanceof GraphQLError && error.message.includes(' tokens. Parsing aborted.')) {
+        const tooLong = new GraphQLError(
+          `Syntax Error: the document has more than ${this.#maxTokens} tokens (the maxTokens limit).`,
+          { source: error.source, positions: error.positions },
+        );
+        return { errors: [tooLong], phase: 'syntax', operation: null };
+      }
+      if (error instanceof GraphQLError) return { errors: [error], phase: 'syntax', operation: null };
+      // graphql-js parses recursively: a document nested deep enough within maxTokens exhausts the stack.
+      if (error instanceof RangeError)
+        return {
+          errors: [new GraphQLError('Syntax Error: the document nests too deeply.')],
+          phase: 'syntax',
+          operation: null,
+        };
+      throw error;
+    }
+    const errors = this.#validate(document);
+    if (errors.length > 0) return { errors, phase: 'validation', operation: firstRootField(document, null) };
+    validatedDocuments.set(this.#rules, query, document);
+    return document;
   }
 
   // The cost rule runs alone first: graphql-js's own rules include quadratic ones, which a document
