@@ -6,33 +6,36 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { parse } from 'graphql';
 
-import { ValidatedDocuments } from '../src/graphql/document-cache.ts';
-import { validatedDocuments } from '../src/graphql/execute-request.ts';
-import { DEFAULT_LIMITS } from '../src/limits.ts';
+import { DocumentCache } from '../src/graphql/document-cache.ts';
+import { DocumentValidator, rememberValid, rulesKey } from '../src/graphql/valid-document.ts';
+import { resolveLimits } from '../src/limits.ts';
 import { SAMPLE, startTestServer } from './fixtures/server.ts';
 
-const DEFAULT_RULES = `${DEFAULT_LIMITS.maxTokens} ${DEFAULT_LIMITS.maxDepth} ${DEFAULT_LIMITS.maxFields} ${DEFAULT_LIMITS.maxAliases}`;
+const unit = suite('DocumentValidator and DocumentCache');
 
-const unit = suite('ValidatedDocuments');
-
-unit('keeps a document under the limits it was validated against, and only those', () => {
-  const documents = new ValidatedDocuments({ maxEntries: 10, maxChars: 10_000, maxQueryChars: 100 });
-  const document = parse('{ me { corpUser { username } } }');
-  documents.set('20 20', '{ me { corpUser { username } } }', document);
-  assert.is(documents.get('20 20', '{ me { corpUser { username } } }'), document);
-  assert.is(documents.get('20 10', '{ me { corpUser { username } } }'), undefined);
-  assert.is(documents.get('20 20', '{ me { corpUser { urn } } }'), undefined);
+unit('keys a document by the limits it passed under: other limits validate it again', () => {
+  const query = '{ me { corpUser { editableProperties { displayName } } } }';
+  const open = new DocumentValidator(resolveLimits({}));
+  const strict = new DocumentValidator(resolveLimits({ maxDepth: 2 }));
+  const passed = open.check(query);
+  assert.ok('kind' in passed, 'valid under the default limits');
+  assert.is(new DocumentValidator(resolveLimits({})).check(query), passed, 'the same document for the same limits');
+  const refused = strict.check(query);
+  assert.ok(!('kind' in refused));
+  assert.is(refused.phase, 'validation');
+  assert.match(refused.errors[0]!.message, /nests selections more than 2 deep/);
+  assert.is.not(rulesKey(resolveLimits({})), rulesKey(resolveLimits({ maxDepth: 2 })));
 });
 
 unit('keeps no query longer than its limit, and stays within its entries', () => {
-  const documents = new ValidatedDocuments({ maxEntries: 3, maxChars: 10_000, maxQueryChars: 40 });
+  const documents = new DocumentCache<string>({ maxEntries: 3, maxChars: 10_000, maxQueryChars: 40 });
   const long = `{ me { corpUser { username } } } # ${'x'.repeat(40)}`;
-  documents.set('r', long, parse(long));
-  assert.is(documents.get('r', long), undefined);
+  documents.set(long, 'long');
+  assert.is(documents.get(long), undefined);
   const queries = Array.from({ length: 5 }, (_, i) => `{ a${i}: me { corpUser { username } } }`);
-  for (const query of queries) documents.set('r', query, parse(query));
-  assert.is(queries.filter((query) => documents.get('r', query) !== undefined).length, 3);
-  assert.ok(documents.get('r', queries[4]!) !== undefined, 'the newest stays');
+  for (const query of queries) documents.set(query, query);
+  assert.is(queries.filter((query) => documents.get(query) !== undefined).length, 3);
+  assert.is(documents.get(queries[4]!), queries[4], 'the newest stays');
 });
 
 unit.run();
@@ -42,7 +45,7 @@ const servers = suite('validated documents across servers');
 servers('a fresh server runs the document the process validated for that text, not a parse of its own', async () => {
   // A query text planted with another document: only a server that takes it from the shared store answers it so.
   const text = '{ me { corpUser { urn } } } # planted';
-  validatedDocuments.set(DEFAULT_RULES, text, parse('{ me { corpUser { username } } }'));
+  rememberValid(resolveLimits({}), text, parse('{ me { corpUser { username } } }'));
   const hub = await startTestServer({ seed: [SAMPLE] });
   try {
     const reply = await hub.gql(text);

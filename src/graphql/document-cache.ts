@@ -1,7 +1,6 @@
 // Parsed and validated documents keyed by their query text; about the least recently used go first (lru.ts).
-// Validation costs ~100x what execution does here, so a document is validated once per process and limits,
-// not per request nor per server. Bounded by entries and by total query characters, so large distinct
-// queries cannot fill memory.
+// Validation costs ~100x what execution does here, so a document is validated once, not per request.
+// Bounded by entries and by total query characters, so large distinct queries cannot fill memory.
 
 import type { DocumentNode } from 'graphql';
 
@@ -37,46 +36,25 @@ export interface OperationFacts {
 }
 
 /**
- * Documents that parsed and passed validation, shared by every server of the process: a test suite that
- * starts a fresh minihub per test validates each of its queries once, not once per server. The schema
- * is one per process (schema.ts); the limits that parse and validation apply are part of the key. Holds
- * only the documents (never per-server facts, which bind a server's own plans).
+ * Entries keyed by a document's query text (or a key that ends with it), about the least recently used
+ * evicted first: a server's documents with their facts (CachedDocument), and the process's validated
+ * documents (valid-document.ts).
  */
-export class ValidatedDocuments {
+export class DocumentCache<V> {
   readonly #maxQueryChars: number;
-  readonly #documents: Lru<string, DocumentNode>;
+  readonly #entries: Lru<string, V>;
 
   constructor(limits: DocumentCacheLimits) {
     this.#maxQueryChars = limits.maxQueryChars;
-    this.#documents = new Lru({ maxEntries: limits.maxEntries, maxWeight: limits.maxChars }, (key) => key.length);
+    this.#entries = new Lru({ maxEntries: limits.maxEntries, maxWeight: limits.maxChars }, (key) => key.length);
   }
 
-  /** The document validated under `rules` (a key naming the limits it was checked against) for `query`. */
-  get(rules: string, query: string): DocumentNode | undefined {
-    return query.length <= this.#maxQueryChars ? this.#documents.get(`${rules}\n${query}`) : undefined;
-  }
-
-  /** Only documents that passed validation under `rules` belong here. */
-  set(rules: string, query: string, document: DocumentNode): void {
-    if (query.length <= this.#maxQueryChars) this.#documents.set(`${rules}\n${query}`, document);
-  }
-}
-
-export class DocumentCache {
-  readonly #maxQueryChars: number;
-  readonly #documents: Lru<string, CachedDocument>;
-
-  constructor(limits: DocumentCacheLimits) {
-    this.#maxQueryChars = limits.maxQueryChars;
-    this.#documents = new Lru({ maxEntries: limits.maxEntries, maxWeight: limits.maxChars }, (query) => query.length);
-  }
-
-  get(query: string): CachedDocument | undefined {
-    return this.#documents.get(query);
+  get(key: string): V | undefined {
+    return this.#entries.get(key);
   }
 
   /** Only documents that passed validation belong here. */
-  set(query: string, entry: CachedDocument): void {
-    if (query.length <= this.#maxQueryChars) this.#documents.set(query, entry);
+  set(key: string, entry: V): void {
+    if (key.length <= this.#maxQueryChars) this.#entries.set(key, entry);
   }
 }

@@ -7,13 +7,9 @@ import {
   getOperationAST,
   GraphQLError,
   Kind,
-  parse,
-  specifiedRules,
-  validate,
   type DocumentNode,
   type GraphQLSchema,
   type OperationDefinitionNode,
-  type ValidationRule,
 } from 'graphql';
 
 import type { Limits } from '../limits.ts';
@@ -22,12 +18,12 @@ import type { MutationContext, QueryContext } from '../resolvers/context.ts';
 import type { AspectReader, Catalogue } from '../store/catalogue.ts';
 import type { JsonObject } from '../aspects/json.ts';
 import { searchIndexOf } from '../search/search-index.ts';
-import { costRule } from './cost-rule.ts';
-import { DocumentCache, ValidatedDocuments, type OperationFacts } from './document-cache.ts';
+import { DocumentCache, type CachedDocument, type OperationFacts } from './document-cache.ts';
 import { directMutation, settledRoot } from './direct-mutation.ts';
 import { fastVariables, withPassThrough, type FastVariables } from './fast-variables.ts';
 import { formatError, type ErrorEntry, type ErrorPhase } from './format-error.ts';
 import { minihubSchema } from './schema.ts';
+import { DOCUMENT_CACHE, DocumentValidator } from './valid-document.ts';
 
 export interface GraphQLParams {
   query: string;
@@ -41,11 +37,6 @@ export interface GraphQLResponse {
   data: unknown;
   extensions: Record<string, never>;
 }
-
-// A dense document's AST takes ~80 bytes per character of its text: 512 Ki characters bound the cache near 40 MB.
-const DOCUMENT_CACHE = { maxEntries: 1000, maxChars: 512 * 1024, maxQueryChars: 64 * 1024 };
-/** One per process, as the schema is: its documents are shared with the servers' own caches, not copied. */
-export const validatedDocuments = new ValidatedDocuments(DOCUMENT_CACHE);
 
 /**
  * Who records what a query reads (the response cache). Asked once per document and operation whether
@@ -80,14 +71,6 @@ export interface ExecutionOutcome<Seen = never> {
 
 export type NotAQuery = 'mutation' | 'subscription';
 
-/** Why a query's document cannot run: it did not parse, or did not pass validation. */
-interface RefusedDocument {
-  errors: readonly GraphQLError[];
-  phase: ErrorPhase;
-  /** The first root field of a document that parsed, for the request log. */
-  operation: string | null;
-}
-
 export interface RunOptions {
   /** Run queries only (GraphQL over HTTP: a GET must not change anything, nor open a stream). */
   queriesOnly?: boolean;
@@ -97,18 +80,13 @@ export class GraphQLExecutor<Recorder extends AspectReader = AspectReader, Seen 
   readonly #schema: GraphQLSchema = minihubSchema();
   // Mutations with a variables plan run here (fast-variables.ts); made on the first such mutation.
   #passThroughSchema: GraphQLSchema | null = null;
-  readonly #cache = new DocumentCache(DOCUMENT_CACHE);
-  readonly #costRules: readonly ValidationRule[];
-  readonly #maxTokens: number;
-  // The limits parse and validation apply, as a key of validatedDocuments.
-  readonly #rules: string;
+  readonly #cache = new DocumentCache<CachedDocument>(DOCUMENT_CACHE);
+  readonly #validator: DocumentValidator;
   readonly #logUnexpected: (error: unknown) => void;
   readonly #watch: ReadWatch<Recorder, Seen> | null;
 
   constructor(limits: Limits, logUnexpected: (error: unknown) => void, watch: ReadWatch<Recorder, Seen> | null = null) {
-    this.#costRules = [costRule(limits)];
-    this.#maxTokens = limits.maxTokens;
-    this.#rules = `${limits.maxTokens} ${limits.maxDepth} ${limits.maxFields} ${limits.maxAliases}`;
+    this.#validator = new DocumentValidator(limits);
     this.#logUnexpected = logUnexpected;
     this.#watch = watch;
   }
@@ -126,8 +104,11 @@ export class GraphQLExecutor<Recorder extends AspectReader = AspectReader, Seen 
         : null;
     let cached = this.#cache.get(params.query);
     if (cached === undefined) {
-      const document = validatedDocuments.get(this.#rules, params.query) ?? this.#parseAndValidate(params.query);
-      if (!('kind' in document)) return this.#failure(document.errors, document.phase, named ?? document.operation);
+      const document = this.#validator.check(params.query);
+      if (!('kind' in document)) {
+        const operation = named ?? (document.document && firstRootField(document.document, null));
+        return this.#failure(document.errors, document.phase, operation);
+      }
       cached = { document, operations: new Map() };
       this.#cache.set(params.query, cached);
     }
@@ -226,49 +207,6 @@ export class GraphQLExecutor<Recorder extends AspectReader = AspectReader, Seen 
       return { response: { errors, ...response }, read: null, requestError: false, operation, notAQuery: null };
     }
     return { response, read, requestError: false, operation, notAQuery: null };
-  }
-
-  /** The query's document once it parsed and passed validation (then shared, see validatedDocuments), or why not. */
-  #parseAndValidate(query: string): DocumentNode | RefusedDocument {
-    let document: DocumentNode;
-    try {
-      document = parse(query, { maxTokens: this.#maxTokens });
-    } catch (error) {
-      if (error instanceof GraphQLError && error.message.includes(' tokens. Parsing aborted.')) {
-        const tooLong = new GraphQLError(
-          `Syntax Error: the document has more than ${this.#maxTokens} tokens (the maxTokens limit).`,
-          { source: error.source, positions: error.positions },
-        );
-        return { errors: [tooLong], phase: 'syntax', operation: null };
-      }
-      if (error instanceof GraphQLError) return { errors: [error], phase: 'syntax', operation: null };
-      // graphql-js parses recursively: a document nested deep enough within maxTokens exhausts the stack.
-      if (error instanceof RangeError)
-        return {
-          errors: [new GraphQLError('Syntax Error: the document nests too deeply.')],
-          phase: 'syntax',
-          operation: null,
-        };
-      throw error;
-    }
-    const errors = this.#validate(document);
-    if (errors.length > 0) return { errors, phase: 'validation', operation: firstRootField(document, null) };
-    validatedDocuments.set(this.#rules, query, document);
-    return document;
-  }
-
-  // The cost rule runs alone first: graphql-js's own rules include quadratic ones, which a document
-  // over the limits must not get to run. A chain of fragments deep enough to exhaust the stack in
-  // either pass is a validation error too, never a crash.
-  #validate(document: DocumentNode): readonly GraphQLError[] {
-    try {
-      const over = validate(this.#schema, document, this.#costRules);
-      return over.length > 0 ? over : validate(this.#schema, document, specifiedRules);
-    } catch (error) {
-      if (error instanceof RangeError)
-        return [new GraphQLError('The document nests fragments too deeply to validate.')];
-      throw error;
-    }
   }
 
   /** The variables plan of a mutation, made on its first run (fast-variables.ts); null when none is possible. */
