@@ -1,6 +1,7 @@
-// Parsed and validated documents keyed by their query text; about the least recently used go first (lru.ts).
-// Validation costs ~100x what execution does here, so a document is validated once, not per request.
-// Bounded by entries and by total query characters, so large distinct queries cannot fill memory.
+// Parsed and validated documents keyed by their query text (the process's also by their limits, see
+// valid-document.ts); about the least recently used go first (lru.ts). Validation costs ~100x what execution
+// does here, so a document is validated once, not per request. Bounded by entries and by total key characters,
+// so large distinct queries cannot fill memory.
 
 import type { DocumentNode } from 'graphql';
 
@@ -10,9 +11,9 @@ import { Lru } from './lru.ts';
 
 export interface DocumentCacheLimits {
   maxEntries: number;
-  /** Total characters of the cached query texts; their ASTs take up to ~80 bytes per character. */
+  /** Total characters of the keys (the query texts); their ASTs take up to ~80 bytes per character. */
   maxChars: number;
-  /** Longer queries are not cached at all: they are rare, and each would crowd out many others. */
+  /** Longer keys are not cached at all: such queries are rare, and each would crowd out many others. */
   maxQueryChars: number;
 }
 

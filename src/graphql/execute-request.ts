@@ -1,6 +1,6 @@
-// The GraphQL half of /api/graphql: checked request parameters in, DataHub's response envelope out (parse,
-// validate, execute, format errors). Pure of HTTP and of caching: response-cache.ts wraps it and says,
-// through a ReadWatch, which operations' reads to record.
+// The GraphQL half of /api/graphql: checked request parameters in, DataHub's response envelope out (a valid
+// document from valid-document.ts, execution, error shapes). Pure of HTTP and of caching answers:
+// response-cache.ts wraps it and says, through a ReadWatch, which operations' reads to record.
 
 import {
   execute,

@@ -30,7 +30,11 @@ export function rulesKey(limits: Pick<Limits, 'maxTokens' | 'maxDepth' | 'maxFie
   return `${limits.maxTokens} ${limits.maxDepth} ${limits.maxFields} ${limits.maxAliases}\n`;
 }
 
-/** Remembers `document` as valid for `query` under `limits` (what a pass below does; for tests). */
+/**
+ * For tests only: remembers `document` as valid for `query` under `limits`, as a pass of check() does, so a
+ * test can tell that a server runs the process's document. It stays for the process's life: use a text no
+ * other test sends.
+ */
 export function rememberValid(limits: Limits, query: string, document: DocumentNode): void {
   validated.set(rulesKey(limits) + query, document);
 }
