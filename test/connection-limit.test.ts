@@ -92,10 +92,14 @@ limit('drops connections beyond the room past the limit at once, as node does', 
     socket.on('error', () => {});
     extra.push(socket);
   }
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  const dropped = extra.filter((socket) => socket.destroyed || socket.readableEnded).length;
+  // Dropped at once, not after the grace of a connection past the limit: looked at until shortly before it
+  // ends, so that a busy machine's slow turns cannot fail a drop that did happen.
+  const dropped = () => extra.filter((socket) => socket.destroyed || socket.readableEnded).length;
+  const deadline = performance.now() + OVER_LIMIT_GRACE_MS * 0.8;
+  while (dropped() < 5 && performance.now() < deadline) await pause(10);
+  const count = dropped();
   for (const socket of extra) socket.destroy();
-  assert.ok(dropped >= 5, `${dropped} of ${extra.length} connections were dropped at once`);
+  assert.ok(count >= 5, `${count} of ${extra.length} connections were dropped at once`);
 });
 
 limit('serves everything again once the stalled clients leave', async (context) => {
