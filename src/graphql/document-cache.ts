@@ -17,6 +17,9 @@ export interface DocumentCacheLimits {
   maxQueryChars: number;
 }
 
+// A dense document's AST takes ~80 bytes per character of its text: 512 Ki characters bound a cache near 40 MB.
+export const DOCUMENT_CACHE: DocumentCacheLimits = { maxEntries: 1000, maxChars: 512 * 1024, maxQueryChars: 64 * 1024 };
+
 /** What is known of a validated document, whichever operation of it runs. */
 export interface CachedDocument {
   document: DocumentNode;

@@ -18,12 +18,12 @@ import type { MutationContext, QueryContext } from '../resolvers/context.ts';
 import type { AspectReader, Catalogue } from '../store/catalogue.ts';
 import type { JsonObject } from '../aspects/json.ts';
 import { searchIndexOf } from '../search/search-index.ts';
-import { DocumentCache, type CachedDocument, type OperationFacts } from './document-cache.ts';
+import { DOCUMENT_CACHE, DocumentCache, type CachedDocument, type OperationFacts } from './document-cache.ts';
 import { directMutation, settledRoot } from './direct-mutation.ts';
 import { fastVariables, withPassThrough, type FastVariables } from './fast-variables.ts';
 import { formatError, type ErrorEntry, type ErrorPhase } from './format-error.ts';
 import { minihubSchema } from './schema.ts';
-import { DOCUMENT_CACHE, DocumentValidator } from './valid-document.ts';
+import { DocumentValidator } from './valid-document.ts';
 
 export interface GraphQLParams {
   query: string;
@@ -104,12 +104,12 @@ export class GraphQLExecutor<Recorder extends AspectReader = AspectReader, Seen 
         : null;
     let cached = this.#cache.get(params.query);
     if (cached === undefined) {
-      const document = this.#validator.check(params.query);
-      if (!('kind' in document)) {
-        const operation = named ?? (document.document && firstRootField(document.document, null));
-        return this.#failure(document.errors, document.phase, operation);
+      const checked = this.#validator.check(params.query);
+      if (!('kind' in checked)) {
+        const { errors, phase, document } = checked;
+        return this.#failure(errors, phase, named ?? (document && firstRootField(document, null)));
       }
-      cached = { document, operations: new Map() };
+      cached = { document: checked, operations: new Map() };
       this.#cache.set(params.query, cached);
     }
     const { document } = cached;

@@ -6,7 +6,7 @@ import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type 
 
 import type { Limits } from '../limits.ts';
 import { costRule } from './cost-rule.ts';
-import { DocumentCache, type DocumentCacheLimits } from './document-cache.ts';
+import { DOCUMENT_CACHE, DocumentCache } from './document-cache.ts';
 import type { ErrorPhase } from './format-error.ts';
 import { minihubSchema } from './schema.ts';
 
@@ -17,9 +17,6 @@ export interface RefusedDocument {
   /** The document, when it parsed: the request log names a refused request by its first root field. */
   document: DocumentNode | null;
 }
-
-// A dense document's AST takes ~80 bytes per character of its text: 512 Ki characters bound a cache near 40 MB.
-export const DOCUMENT_CACHE: DocumentCacheLimits = { maxEntries: 1000, maxChars: 512 * 1024, maxQueryChars: 64 * 1024 };
 
 // Shared by every server of the process: a suite that starts a fresh minihub per test validates each of its
 // queries once, not once per server. Its documents are the servers' own caches' documents, not copies.

@@ -2,7 +2,7 @@
 // retrying with backoff on 429, 5xx and connection failures; any other refusal fails at once. Knows HTTP,
 // never the catalogue; it prints nothing.
 
-import { sleep as wait } from '../own-timers.ts';
+import { sleep } from '../own-timers.ts';
 import { VERSION } from '../version.ts';
 
 export interface SenderOptions {
@@ -41,7 +41,7 @@ export function headersFor(token: string | undefined): Record<string, string> {
 /** POSTs `body` until it is acknowledged (2xx) or fails for good; returns how many attempts it took. */
 export async function sendBatch(body: string, options: SenderOptions): Promise<number> {
   const { url, token, retries, timeoutMs = 120_000 } = options;
-  const sleep = options.sleep ?? wait;
+  const pause = options.sleep ?? sleep;
   for (let attempt = 0; ; attempt++) {
     let wait: number;
     let why: string;
@@ -71,7 +71,7 @@ export async function sendBatch(body: string, options: SenderOptions): Promise<n
       wait = BACKOFF_MS * 2 ** attempt;
     }
     if (attempt >= retries) throw new SendFailure(retries === 0 ? why : `${why} (after ${attempt + 1} attempts)`);
-    await sleep(Math.min(wait, MAX_WAIT_MS));
+    await pause(Math.min(wait, MAX_WAIT_MS));
   }
 }
 
