@@ -49,7 +49,8 @@ export class DocumentValidator {
 
   /** The query's document once it parsed and passed validation (under these limits, by any server), or why not. */
   check(query: string): DocumentNode | RefusedDocument {
-    const known = validated.get(this.#rules + query);
+    const key = this.#rules + query;
+    const known = validated.get(key);
     if (known !== undefined) return known;
     let document: DocumentNode;
     try {
@@ -59,7 +60,7 @@ export class DocumentValidator {
     }
     const errors = this.#validate(document);
     if (errors.length > 0) return { errors, phase: 'validation', document };
-    validated.set(this.#rules + query, document);
+    validated.set(key, document);
     return document;
   }
 

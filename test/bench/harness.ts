@@ -42,7 +42,8 @@ export function log(line: string): void {
 // scavenges under load (measured +5-12% durable writes and more on the mixed load), and node's own code on
 // large pages where Linux offers them. Unlike `npm start`, single-threaded garbage collection: each server
 // here is confined to one core, where V8's helper threads can only take turns with the one serving (the
-// compaction row's p99 16-18 against 22-30 ms alternated, 22-34 ms in two later runs with it; test/bench/NOTES.md). Every server, references included.
+// compaction row's p99 16-18 against 22-30 ms alternated, 22-34 ms in two later runs with it;
+// test/bench/NOTES.md). Every server, references included.
 export const NODE_FLAGS = ['--max-semi-space-size=32', '--use-largepages=silent', '--single-threaded-gc'];
 
 /** minihub's address and root token from its banner, once the banner is whole (its `try` line); else null. */
